@@ -1,0 +1,63 @@
+package io.sluice.queue;
+
+/**
+ * The SQS errors the broker returns, with what each wire protocol needs to render them:
+ * the Query protocol's code and fault type, the JSON protocol's {@code __type} shape name,
+ * and the HTTP status. SDKs of the JSON protocol read the Query code from the
+ * {@code x-amzn-query-error} header, so both names must be right.
+ */
+public enum ErrorCode {
+    INVALID_ACTION("InvalidAction", "InvalidAction", 400, true),
+    MISSING_PARAMETER("MissingParameter", "MissingParameter", 400, true),
+    INVALID_PARAMETER_VALUE("InvalidParameterValue", "InvalidParameterValue", 400, true),
+    MALFORMED_QUERY_STRING("MalformedQueryString", "MalformedQueryString", 400, true),
+    SERIALIZATION_ERROR("SerializationException", "SerializationException", 400, true),
+    INVALID_ADDRESS("InvalidAddress", "InvalidAddress", 404, true),
+    REQUEST_TOO_LARGE("RequestEntityTooLarge", "RequestEntityTooLarge", 413, true),
+    UNSUPPORTED_OPERATION("AWS.SimpleQueueService.UnsupportedOperation", "UnsupportedOperation", 400, true),
+    QUEUE_DOES_NOT_EXIST("AWS.SimpleQueueService.NonExistentQueue", "QueueDoesNotExist", 400, true),
+    QUEUE_ALREADY_EXISTS("QueueAlreadyExists", "QueueNameExists", 400, true),
+    QUEUE_DELETED_RECENTLY("AWS.SimpleQueueService.QueueDeletedRecently", "QueueDeletedRecently", 400, true),
+    PURGE_QUEUE_IN_PROGRESS("AWS.SimpleQueueService.PurgeQueueInProgress", "PurgeQueueInProgress", 403, true),
+    INVALID_ATTRIBUTE_NAME("InvalidAttributeName", "InvalidAttributeName", 400, true),
+    INVALID_ATTRIBUTE_VALUE("InvalidAttributeValue", "InvalidAttributeValue", 400, true),
+    INVALID_MESSAGE_CONTENTS("InvalidMessageContents", "InvalidMessageContents", 400, true),
+    OVER_LIMIT("OverLimit", "OverLimit", 403, true),
+    RECEIPT_HANDLE_IS_INVALID("ReceiptHandleIsInvalid", "ReceiptHandleIsInvalid", 400, true),
+    MESSAGE_NOT_INFLIGHT("AWS.SimpleQueueService.MessageNotInflight", "MessageNotInflight", 400, true),
+    EMPTY_BATCH_REQUEST("AWS.SimpleQueueService.EmptyBatchRequest", "EmptyBatchRequest", 400, true),
+    TOO_MANY_ENTRIES_IN_BATCH_REQUEST("AWS.SimpleQueueService.TooManyEntriesInBatchRequest",
+            "TooManyEntriesInBatchRequest", 400, true),
+    BATCH_ENTRY_IDS_NOT_DISTINCT("AWS.SimpleQueueService.BatchEntryIdsNotDistinct",
+            "BatchEntryIdsNotDistinct", 400, true),
+    INVALID_BATCH_ENTRY_ID("AWS.SimpleQueueService.InvalidBatchEntryId", "InvalidBatchEntryId", 400, true),
+    BATCH_REQUEST_TOO_LONG("AWS.SimpleQueueService.BatchRequestTooLong", "BatchRequestTooLong", 400, true),
+    INVALID_SECURITY("InvalidSecurity", "InvalidSecurity", 403, true),
+    ACCESS_DENIED("AccessDenied", "AccessDeniedException", 403, true),
+    REQUEST_THROTTLED("RequestThrottled", "RequestThrottled", 400, true),
+    SERVICE_UNAVAILABLE("ServiceUnavailable", "ServiceUnavailable", 503, false),
+    INTERNAL_FAILURE("InternalFailure", "InternalFailure", 500, false);
+
+    private final String queryCode;
+    private final String jsonShape;
+    private final int httpStatus;
+    private final boolean senderFault;
+
+    ErrorCode(String queryCode, String jsonShape, int httpStatus, boolean senderFault) {
+        this.queryCode = queryCode;
+        this.jsonShape = jsonShape;
+        this.httpStatus = httpStatus;
+        this.senderFault = senderFault;
+    }
+
+    /** The code of the Query protocol's {@code <Code>} element and the x-amzn-query-error header. */
+    public String queryCode() { return queryCode; }
+
+    /** The shape name after {@code com.amazonaws.sqs#} in the JSON protocol's {@code __type}. */
+    public String jsonShape() { return jsonShape; }
+
+    public int httpStatus() { return httpStatus; }
+
+    /** Sender for a bad request, Receiver for the broker's own failure. */
+    public boolean senderFault() { return senderFault; }
+}
