@@ -1,2 +1,43 @@
 package io.sluice.server;
-public final class Main { public static void main(String[] a) {} }
+
+import io.sluice.config.BrokerConfig;
+import io.sluice.config.ConfigLoader;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.logging.Logger;
+
+/** {@code java -jar sluice.jar [--port 9324] [--config sluice.yaml] ...}: runs one node until SIGTERM. */
+public final class Main {
+    private Main() { }
+
+    public static void main(String[] args) throws InterruptedException {
+        System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT.%1$tL %4$s %3$s - %5$s%6$s%n");
+        Logger log = Logger.getLogger("io.sluice");
+        BrokerConfig config;
+        try {
+            config = ConfigLoader.load(Arrays.asList(args), System.getenv());
+        } catch (IllegalArgumentException e) {
+            System.err.println("sluice: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        SluiceNode node;
+        try {
+            node = SluiceNode.start(config);
+        } catch (RuntimeException e) {
+            System.err.println("sluice: " + e.getMessage() + (e.getCause() != null ? ": " + e.getCause().getMessage() : ""));
+            System.exit(1);
+            return;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        // Close the node on SIGTERM/SIGINT so in-progress requests finish and the port is released.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            log.info("stopping");
+            node.close();
+            stopped.countDown();
+        }, "sluice-shutdown"));
+        log.info("Sluice ready on " + config.host() + ":" + node.port() + ", queue URLs " + node.baseUrl()
+                + "/" + config.accountId() + "/<name>, " + config.partitions() + " partitions per queue");
+        stopped.await();
+    }
+}

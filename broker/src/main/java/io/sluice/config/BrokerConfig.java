@@ -1,0 +1,81 @@
+package io.sluice.config;
+
+/**
+ * Everything a node can be told, with the embedded defaults: in memory, 127.0.0.1:9324,
+ * queue URLs of the form {@code http://127.0.0.1:9324/000000000000/name}.
+ *
+ * @param host              address the HTTP server binds to
+ * @param port              HTTP port; 0 picks a free one (tests)
+ * @param baseUrl           public base URL put in queue URLs; null derives it from host and port
+ * @param accountId         the account id in queue URLs and ARNs
+ * @param region            the region in ARNs
+ * @param partitions        partitions per new queue
+ * @param shortPollSampling whether short polls sample a subset of partitions, as SQS does
+ * @param inFlightLimit     in-flight messages per standard queue before short polls get OverLimit
+ * @param maxRequestBytes   largest HTTP request body accepted, checked before buffering
+ */
+public record BrokerConfig(
+        String host,
+        int port,
+        String baseUrl,
+        String accountId,
+        String region,
+        int partitions,
+        boolean shortPollSampling,
+        int inFlightLimit,
+        int maxRequestBytes) {
+
+    public static final int DEFAULT_PORT = 9324;
+    /** 1 MiB of message plus room for the encoding of a batch's parameters. */
+    public static final int DEFAULT_MAX_REQUEST_BYTES = 3 * 1024 * 1024;
+
+    public static BrokerConfig defaults() {
+        return new BrokerConfig("127.0.0.1", DEFAULT_PORT, null, "000000000000", "us-east-1",
+                8, true, 120_000, DEFAULT_MAX_REQUEST_BYTES);
+    }
+
+    /** The base URL in queue URLs: the configured one, or the node's own address. */
+    public String publicBaseUrl(int boundPort) {
+        if (baseUrl != null && !baseUrl.isBlank()) {
+            return baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        }
+        String h = "0.0.0.0".equals(host) ? "127.0.0.1" : host;
+        return "http://" + h + ":" + boundPort;
+    }
+
+    public BrokerConfig withHost(String v) {
+        return new BrokerConfig(v, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes);
+    }
+
+    public BrokerConfig withPort(int v) {
+        return new BrokerConfig(host, v, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes);
+    }
+
+    public BrokerConfig withBaseUrl(String v) {
+        return new BrokerConfig(host, port, v, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes);
+    }
+
+    public BrokerConfig withAccountId(String v) {
+        return new BrokerConfig(host, port, baseUrl, v, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes);
+    }
+
+    public BrokerConfig withRegion(String v) {
+        return new BrokerConfig(host, port, baseUrl, accountId, v, partitions, shortPollSampling, inFlightLimit, maxRequestBytes);
+    }
+
+    public BrokerConfig withPartitions(int v) {
+        return new BrokerConfig(host, port, baseUrl, accountId, region, v, shortPollSampling, inFlightLimit, maxRequestBytes);
+    }
+
+    public BrokerConfig withShortPollSampling(boolean v) {
+        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, v, inFlightLimit, maxRequestBytes);
+    }
+
+    public BrokerConfig withInFlightLimit(int v) {
+        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, v, maxRequestBytes);
+    }
+
+    public BrokerConfig withMaxRequestBytes(int v) {
+        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, v);
+    }
+}

@@ -1,0 +1,125 @@
+package io.sluice.partition;
+
+import io.sluice.queue.CommitPort;
+import io.sluice.queue.Partition;
+import io.sluice.queue.PartitionChange;
+import io.sluice.queue.PartitionRequest;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.internal.ContextInternal;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs one partition on the event loop that owns it. Requests are applied in arrival order on
+ * that loop; the changes of one loop turn are committed through the {@link CommitPort} in one
+ * batch, and the requests that made them are answered when that commit completes. Commits of a
+ * partition never overlap, so the port sees its changes in order.
+ */
+public final class PartitionHost {
+    private final String queueName;
+    private final int index;
+    private final Partition state;
+    private final ContextInternal loop;
+    private final CommitPort port;
+    private final VisibilityListener listener;
+
+    /** Answers waiting for the next commit, and whether a flush is queued or running. */
+    private List<Runnable> awaitingCommit = new ArrayList<>();
+    private boolean flushQueued;
+    private boolean committing;
+    private volatile PartitionStats stats = PartitionStats.EMPTY;
+    private boolean closed;
+
+    PartitionHost(String queueName, int index, Partition state, ContextInternal loop,
+                  CommitPort port, VisibilityListener listener) {
+        this.queueName = queueName;
+        this.index = index;
+        this.state = state;
+        this.loop = loop;
+        this.port = port;
+        this.listener = listener;
+    }
+
+    /** Runs the request on the partition's loop; the future completes on the caller's context. */
+    public <R> Future<R> execute(PartitionRequest<R> request) {
+        ContextInternal caller = ContextInternal.current();
+        Promise<R> answer = caller != null ? caller.promise() : Promise.promise();
+        loop.runOnContext(v -> {
+            if (closed) {
+                answer.fail(io.sluice.queue.QueueRegistry.doesNotExist());
+                return;
+            }
+            R result;
+            try {
+                result = request.applyTo(state);
+            } catch (RuntimeException e) {
+                answer.fail(e);
+                afterChange();
+                return;
+            }
+            afterChange();
+            whenCommitted(() -> answer.complete(result));
+        });
+        return answer.future();
+    }
+
+    /** The loop's periodic tick: apply due deadlines and expiries. Runs on the loop. */
+    void tick(long now) {
+        if (closed) {
+            return;
+        }
+        state.advance(now);
+        afterChange();
+        if (state.hasChanges()) {
+            whenCommitted(() -> { });
+        }
+    }
+
+    /** Stops serving: later requests fail as for a deleted queue. Runs on the loop. */
+    void close() {
+        closed = true;
+    }
+
+    public PartitionStats stats() { return stats; }
+    public int index() { return index; }
+    ContextInternal loop() { return loop; }
+
+    private void afterChange() {
+        stats = new PartitionStats(state.visibleCount(), state.inFlightCount(), state.delayedCount());
+        if (state.takeNewlyVisible() > 0) {
+            listener.onVisible(queueName, index);
+        }
+    }
+
+    private void whenCommitted(Runnable reply) {
+        if (!state.hasChanges() && !committing && awaitingCommit.isEmpty()) {
+            reply.run();
+            return;
+        }
+        awaitingCommit.add(reply);
+        if (!flushQueued && !committing) {
+            flushQueued = true;
+            // Queued behind the requests already waiting on this loop, so one commit covers them all.
+            loop.runOnContext(v -> flush());
+        }
+    }
+
+    private void flush() {
+        flushQueued = false;
+        List<PartitionChange> changes = state.drainChanges();
+        List<Runnable> replies = awaitingCommit;
+        awaitingCommit = new ArrayList<>();
+        committing = true;
+        port.commit(queueName, index, changes).whenComplete((ok, err) -> loop.runOnContext(v -> {
+            committing = false;
+            // A failed commit still answers: the cluster port fails only with retryable errors
+            // surfaced by its own layer; here the in-memory port never fails.
+            replies.forEach(Runnable::run);
+            if (!awaitingCommit.isEmpty() || state.hasChanges()) {
+                flushQueued = true;
+                flush();
+            }
+        }));
+    }
+}

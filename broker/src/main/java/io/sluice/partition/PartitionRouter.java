@@ -1,0 +1,16 @@
+package io.sluice.partition;
+
+import io.sluice.queue.PartitionRequest;
+import io.vertx.core.Future;
+
+/**
+ * How the server reaches a queue partition without knowing where it runs: on this node's loop
+ * directly, or (in a cluster) on its owner node.
+ */
+public interface PartitionRouter {
+    /** Runs the request on the partition's owner; completes on the caller's context. */
+    <R> Future<R> execute(String queueName, int partition, PartitionRequest<R> request);
+
+    /** Last published counts of each partition of the queue; empty when the queue is unknown. */
+    PartitionStats[] stats(String queueName);
+}

@@ -1,0 +1,151 @@
+package io.sluice.protocol;
+
+import io.sluice.queue.ErrorCode;
+import io.sluice.queue.SqsException;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads an HTTP request of either SQS wire protocol into an {@link SqsRequest}. It only knows
+ * about strings and bytes, so it can be tested without a server.
+ */
+public final class RequestDecoder {
+    /** Every action SQS accepts; anything else is refused before it reaches a handler. */
+    public static final Set<String> ACTIONS = Set.of(
+            "CreateQueue", "GetQueueUrl", "ListQueues", "DeleteQueue", "GetQueueAttributes",
+            "SetQueueAttributes", "PurgeQueue", "SendMessage", "SendMessageBatch", "ReceiveMessage",
+            "DeleteMessage", "DeleteMessageBatch", "ChangeMessageVisibility", "ChangeMessageVisibilityBatch",
+            "TagQueue", "UntagQueue", "ListQueueTags", "AddPermission", "RemovePermission",
+            "ListDeadLetterSourceQueues", "StartMessageMoveTask", "CancelMessageMoveTask",
+            "ListMessageMoveTasks");
+
+    private static final String TARGET_PREFIX = "AmazonSQS.";
+    private static final String FORM_TYPE = "application/x-www-form-urlencoded";
+    /** The classic Query style posts to the queue URL itself: /{account}/{queueName}. */
+    private static final Pattern QUEUE_PATH = Pattern.compile("/[^/]+/[^/]+");
+
+    private RequestDecoder() {
+    }
+
+    /**
+     * @param path        request path, e.g. "/" or "/000000000000/orders"
+     * @param rawQuery    the still percent-encoded query string, or null
+     * @param contentType the Content-Type header, or null
+     * @param amzTarget   the X-Amz-Target header; present (non-empty) means the JSON protocol
+     * @param body        the request body, or null
+     * @throws SqsException with the SQS error the client should see
+     */
+    public static SqsRequest decode(String path, String rawQuery, String contentType, String amzTarget, Buffer body) {
+        if (amzTarget != null && !amzTarget.isEmpty()) {
+            return decodeJson(amzTarget, body);
+        }
+        return decodeQuery(path, rawQuery, contentType, body);
+    }
+
+    private static SqsRequest decodeJson(String amzTarget, Buffer body) {
+        String action = amzTarget.startsWith(TARGET_PREFIX) ? amzTarget.substring(TARGET_PREFIX.length()) : amzTarget;
+        if (!amzTarget.startsWith(TARGET_PREFIX) || !ACTIONS.contains(action)) {
+            throw invalidAction(action);
+        }
+        return new SqsRequest(WireProtocol.JSON, action, new Params(parseJsonObject(body)));
+    }
+
+    private static JsonObject parseJsonObject(Buffer body) {
+        if (body == null || body.length() == 0) {
+            return new JsonObject(); // some clients send nothing at all for calls without input members
+        }
+        Object value;
+        try {
+            value = Json.decodeValue(body);
+        } catch (DecodeException e) {
+            if (body.toString(StandardCharsets.UTF_8).isBlank()) {
+                return new JsonObject();
+            }
+            throw new SqsException(ErrorCode.SERIALIZATION_ERROR, "The request body could not be parsed as JSON.");
+        }
+        if (value instanceof JsonObject object) {
+            return object;
+        }
+        if (value instanceof Map<?, ?> map) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> members = (Map<String, Object>) map;
+            return new JsonObject(members);
+        }
+        throw new SqsException(ErrorCode.SERIALIZATION_ERROR,
+                "The request body could not be parsed: a JSON object was expected.");
+    }
+
+    private static SqsRequest decodeQuery(String path, String rawQuery, String contentType, Buffer body) {
+        Map<String, String> flat = new LinkedHashMap<>();
+        parseForm(rawQuery, flat);
+        if (body != null && body.length() > 0 && isForm(contentType)) {
+            parseForm(body.toString(StandardCharsets.UTF_8), flat); // the body wins over the URL
+        }
+        String action = flat.remove("Action");
+        if (action == null || action.isEmpty()) {
+            throw SqsException.missingParameter("Action");
+        }
+        if (!ACTIONS.contains(action)) {
+            throw invalidAction(action);
+        }
+        JsonObject tree = QueryParams.toTree(flat, action);
+        if (!tree.containsKey("QueueUrl") && path != null) {
+            String trimmed = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+            if (QUEUE_PATH.matcher(trimmed).matches()) {
+                tree.put("QueueUrl", trimmed);
+            }
+        }
+        return new SqsRequest(WireProtocol.QUERY, action, new Params(tree));
+    }
+
+    /** Form bodies are only read as such when declared so; a missing Content-Type is tolerated. */
+    private static boolean isForm(String contentType) {
+        if (contentType == null || contentType.isBlank()) {
+            return true;
+        }
+        int semi = contentType.indexOf(';');
+        String mediaType = (semi < 0 ? contentType : contentType.substring(0, semi)).trim();
+        return mediaType.toLowerCase(Locale.ROOT).equals(FORM_TYPE);
+    }
+
+    private static void parseForm(String encoded, Map<String, String> into) {
+        if (encoded == null || encoded.isEmpty()) {
+            return;
+        }
+        for (String pair : encoded.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String name = percentDecode(eq < 0 ? pair : pair.substring(0, eq));
+            String value = eq < 0 ? "" : percentDecode(pair.substring(eq + 1));
+            if (!name.isEmpty()) {
+                into.put(name, value);
+            }
+        }
+    }
+
+    private static String percentDecode(String s) {
+        try {
+            return URLDecoder.decode(s, StandardCharsets.UTF_8); // also maps '+' to ' ', as forms require
+        } catch (IllegalArgumentException e) {
+            throw new SqsException(ErrorCode.MALFORMED_QUERY_STRING,
+                    "The request contains malformed percent-encoding and could not be parsed.");
+        }
+    }
+
+    private static SqsException invalidAction(String action) {
+        return new SqsException(ErrorCode.INVALID_ACTION,
+                "The action " + action + " is not valid for this endpoint.");
+    }
+}

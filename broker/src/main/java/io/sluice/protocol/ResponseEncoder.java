@@ -1,0 +1,58 @@
+package io.sluice.protocol;
+
+import io.sluice.queue.ErrorCode;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Encodes results and errors for the protocol the request came in on. Results are always built
+ * in the JSON protocol's response shape; the Query protocol translates them to XML.
+ */
+public final class ResponseEncoder {
+    static final String JSON_TYPE = "application/x-amz-json-1.0";
+    static final String XML_TYPE = "text/xml";
+    static final String REQUEST_ID_HEADER = "x-amzn-RequestId";
+    /** JSON SDKs read the Query error code from here to keep error codes stable across protocols. */
+    static final String QUERY_ERROR_HEADER = "x-amzn-query-error";
+
+    private ResponseEncoder() {
+    }
+
+    /** @param result the JSON protocol's response members; null or empty when the call has none */
+    public static EncodedResponse success(WireProtocol p, String action, JsonObject result, String requestId) {
+        JsonObject members = result == null ? new JsonObject() : result;
+        Map<String, String> headers = headers(requestId);
+        if (p == WireProtocol.JSON) {
+            return response(200, JSON_TYPE, headers, members.encode());
+        }
+        return response(200, XML_TYPE, headers, QueryXml.success(action, members, requestId));
+    }
+
+    public static EncodedResponse error(WireProtocol p, ErrorCode code, String message, String requestId) {
+        Map<String, String> headers = headers(requestId);
+        if (p == WireProtocol.JSON) {
+            headers.put(QUERY_ERROR_HEADER, code.queryCode() + (code.senderFault() ? ";Sender" : ";Receiver"));
+            JsonObject body = new JsonObject()
+                    .put("__type", "com.amazonaws.sqs#" + code.jsonShape())
+                    .put("message", message == null ? "" : message);
+            return response(code.httpStatus(), JSON_TYPE, headers, body.encode());
+        }
+        return response(code.httpStatus(), XML_TYPE, headers, QueryXml.error(code, message, requestId));
+    }
+
+    private static Map<String, String> headers(String requestId) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        if (requestId != null) {
+            headers.put(REQUEST_ID_HEADER, requestId);
+        }
+        return headers;
+    }
+
+    private static EncodedResponse response(int status, String type, Map<String, String> headers, String body) {
+        return new EncodedResponse(status, type, Collections.unmodifiableMap(headers), Buffer.buffer(body));
+    }
+}

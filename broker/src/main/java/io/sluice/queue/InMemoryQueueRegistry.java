@@ -1,0 +1,69 @@
+package io.sluice.queue;
+
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.UnaryOperator;
+
+/** The registry of a lone node: concurrent maps, since every HTTP event loop reads and writes it. */
+public final class InMemoryQueueRegistry implements QueueRegistry {
+    private final Clock clock;
+    private final ConcurrentSkipListMap<String, QueueMeta> queues = new ConcurrentSkipListMap<>();
+    private final ConcurrentHashMap<String, Long> deletedAt = new ConcurrentHashMap<>();
+
+    public InMemoryQueueRegistry(Clock clock) {
+        this.clock = clock;
+    }
+
+    @Override
+    public QueueMeta find(String name) {
+        return queues.get(name);
+    }
+
+    @Override
+    public QueueMeta create(QueueMeta proposed) {
+        Long deleted = deletedAt.get(proposed.name());
+        if (deleted != null) {
+            if (clock.millis() - deleted < DELETED_NAME_COOLDOWN_MILLIS) {
+                throw new SqsException(ErrorCode.QUEUE_DELETED_RECENTLY,
+                        "You must wait 60 seconds after deleting a queue before you can create another with the same name.");
+            }
+            deletedAt.remove(proposed.name(), deleted);
+        }
+        QueueMeta existing = queues.putIfAbsent(proposed.name(), proposed);
+        if (existing == null) {
+            return proposed;
+        }
+        String differing = QueueAttributes.firstDifference(existing, proposed.attributes());
+        if (differing != null) {
+            throw new SqsException(ErrorCode.QUEUE_ALREADY_EXISTS,
+                    "A queue already exists with the same name and a different value for attribute " + differing);
+        }
+        return existing;
+    }
+
+    @Override
+    public QueueMeta update(String name, UnaryOperator<QueueMeta> change) {
+        QueueMeta updated = queues.computeIfPresent(name, (k, v) -> change.apply(v));
+        if (updated == null) {
+            throw QueueRegistry.doesNotExist();
+        }
+        return updated;
+    }
+
+    @Override
+    public void delete(String name) {
+        if (queues.remove(name) == null) {
+            throw QueueRegistry.doesNotExist();
+        }
+        deletedAt.put(name, clock.millis());
+    }
+
+    @Override
+    public List<QueueMeta> list(String prefix) {
+        String p = prefix == null ? "" : prefix;
+        return queues.tailMap(p, true).values().stream()
+                .takeWhile(q -> q.name().startsWith(p))
+                .toList();
+    }
+}

@@ -1,0 +1,36 @@
+package io.sluice.queue;
+
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/**
+ * The queues that exist. Reads are served from what this node knows (a local cache in a
+ * cluster); writes resolve races between callers to one outcome.
+ */
+public interface QueueRegistry {
+    /** SQS reserves a deleted queue's name for 60 seconds. */
+    long DELETED_NAME_COOLDOWN_MILLIS = 60_000;
+
+    /** The queue, or null. */
+    QueueMeta find(String name);
+
+    /**
+     * Creates the queue, or returns the existing one when its attributes agree.
+     *
+     * @throws SqsException QueueAlreadyExists when they differ, QueueDeletedRecently within the cooldown
+     */
+    QueueMeta create(QueueMeta proposed);
+
+    /** Applies a change to the queue; QueueDoesNotExist when it is gone. */
+    QueueMeta update(String name, UnaryOperator<QueueMeta> change);
+
+    /** Deletes the queue; QueueDoesNotExist when it is gone. */
+    void delete(String name);
+
+    /** Queues whose names start with the prefix, in name order. */
+    List<QueueMeta> list(String prefix);
+
+    static SqsException doesNotExist() {
+        return new SqsException(ErrorCode.QUEUE_DOES_NOT_EXIST, "The specified queue does not exist.");
+    }
+}

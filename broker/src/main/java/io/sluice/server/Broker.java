@@ -1,0 +1,56 @@
+package io.sluice.server;
+
+import io.sluice.config.BrokerConfig;
+import io.sluice.partition.PartitionDirectory;
+import io.sluice.partition.PartitionRouter;
+import io.sluice.partition.PartitionStats;
+import io.sluice.protocol.Params;
+import io.sluice.queue.Clock;
+import io.sluice.queue.QueueMeta;
+import io.sluice.queue.QueueRegistry;
+import io.sluice.queue.ReceiptHandle;
+
+/** The parts every action handler shares; all are safe to use from any event loop. */
+final class Broker {
+    final BrokerConfig config;
+    final Clock clock;
+    final QueueRegistry registry;
+    final PartitionDirectory partitions;
+    final PartitionRouter router;
+    final ReceiptHandle.Codec receipts;
+    final QueueUrls urls;
+    final LongPolls longPolls;
+
+    Broker(BrokerConfig config, Clock clock, QueueRegistry registry, PartitionDirectory partitions,
+           ReceiptHandle.Codec receipts, QueueUrls urls, LongPolls longPolls) {
+        this.config = config;
+        this.clock = clock;
+        this.registry = registry;
+        this.partitions = partitions;
+        this.router = partitions;
+        this.receipts = receipts;
+        this.urls = urls;
+        this.longPolls = longPolls;
+    }
+
+    /** The queue a request's QueueUrl names; MissingParameter or QueueDoesNotExist otherwise. */
+    QueueMeta queueOf(Params params) {
+        String name = urls.nameOf(params.requiredString("QueueUrl"));
+        QueueMeta meta = registry.find(name);
+        if (meta == null) {
+            throw QueueRegistry.doesNotExist();
+        }
+        return meta;
+    }
+
+    /** Visible, not visible, delayed: the sums of the partitions' last published counts. */
+    long[] counts(String queueName) {
+        long[] sums = new long[3];
+        for (PartitionStats s : router.stats(queueName)) {
+            sums[0] += s.visible();
+            sums[1] += s.inFlight();
+            sums[2] += s.delayed();
+        }
+        return sums;
+    }
+}

@@ -1,0 +1,42 @@
+package io.sluice.server;
+
+import io.sluice.partition.VisibilityListener;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The long polls parked on this node, by queue. A partition with newly visible messages wakes
+ * the queue's waiters, which then claim; each waiter hops back to its own event loop first.
+ */
+final class LongPolls implements VisibilityListener {
+    /** A parked receive; {@link #wake()} may be called from any thread. */
+    interface Waiter {
+        void wake();
+    }
+
+    private final ConcurrentHashMap<String, Set<Waiter>> waiting = new ConcurrentHashMap<>();
+
+    void park(String queueName, Waiter w) {
+        waiting.computeIfAbsent(queueName, k -> ConcurrentHashMap.newKeySet()).add(w);
+    }
+
+    void unpark(String queueName, Waiter w) {
+        waiting.computeIfPresent(queueName, (k, set) -> {
+            set.remove(w);
+            return set.isEmpty() ? null : set;
+        });
+    }
+
+    @Override
+    public void onVisible(String queueName, int partition) {
+        wakeAll(queueName);
+    }
+
+    /** Wakes every waiter of a queue; also used when the queue is deleted. */
+    void wakeAll(String queueName) {
+        Set<Waiter> set = waiting.get(queueName);
+        if (set != null) {
+            set.forEach(Waiter::wake);
+        }
+    }
+}

@@ -1,0 +1,201 @@
+package io.sluice.server;
+
+import io.sluice.protocol.Params;
+import io.sluice.queue.ErrorCode;
+import io.sluice.queue.PartitionRequest;
+import io.sluice.queue.QueueAttributes;
+import io.sluice.queue.QueueMeta;
+import io.sluice.queue.QueueNames;
+import io.sluice.queue.SqsException;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+
+/** The actions on queues themselves: create, find, list, delete, attributes, purge. */
+final class QueueActions {
+    /** SQS allows one purge per queue every 60 seconds. */
+    static final long PURGE_INTERVAL_MILLIS = 60_000;
+
+    private final Broker broker;
+
+    QueueActions(Broker broker) {
+        this.broker = broker;
+    }
+
+    Future<JsonObject> createQueue(Params params, RequestInfo info) {
+        String name = params.requiredString("QueueName");
+        Map<String, String> given = params.stringMap("Attributes");
+        boolean fifoName = QueueNames.isFifoName(name);
+        boolean fifoAttribute = "true".equalsIgnoreCase(given.get(QueueAttributes.FIFO_QUEUE));
+        if (fifoName || fifoAttribute) {
+            if (fifoName != fifoAttribute) {
+                throw fifoName
+                        ? new SqsException(ErrorCode.INVALID_ATTRIBUTE_VALUE,
+                                "Invalid value for the parameter FifoQueue. Reason: Set FifoQueue to true for a queue name ending in .fifo.")
+                        : SqsException.invalidParameter("The name of a FIFO queue must end with the .fifo suffix.");
+            }
+            QueueNames.check(name, true);
+            throw new SqsException(ErrorCode.UNSUPPORTED_OPERATION, "FIFO queues are not supported yet by this broker.");
+        }
+        QueueNames.check(name, false);
+        Map<String, String> attributes = QueueAttributes.validate(given, false);
+        Map<String, String> tags = params.has("tags") ? params.stringMap("tags") : params.stringMap("Tags");
+        TagActions.checkTags(tags);
+        long now = broker.clock.millis();
+        QueueMeta created = broker.registry.create(
+                new QueueMeta(name, false, broker.config.partitions(), now, now, attributes, tags, 0));
+        broker.partitions.open(created);
+        return Future.succeededFuture(new JsonObject().put("QueueUrl", broker.urls.url(name)));
+    }
+
+    Future<JsonObject> getQueueUrl(Params params, RequestInfo info) {
+        String name = params.requiredString("QueueName");
+        if (broker.registry.find(name) == null) {
+            throw io.sluice.queue.QueueRegistry.doesNotExist();
+        }
+        return Future.succeededFuture(new JsonObject().put("QueueUrl", broker.urls.url(name)));
+    }
+
+    Future<JsonObject> listQueues(Params params, RequestInfo info) {
+        Integer maxResults = params.optionalInt("MaxResults");
+        if (maxResults != null && (maxResults < 1 || maxResults > 1000)) {
+            throw SqsException.invalidParameter("Value " + maxResults + " for parameter MaxResults is invalid."
+                    + " Reason: MaxResults must be an integer between 1 and 1000.");
+        }
+        String after = decodeToken(params.optionalString("NextToken"));
+        List<QueueMeta> matching = broker.registry.list(params.optionalString("QueueNamePrefix"));
+        int limit = maxResults == null ? 1000 : maxResults;
+        JsonArray urls = new JsonArray();
+        String last = null;
+        boolean more = false;
+        for (QueueMeta q : matching) {
+            if (after != null && q.name().compareTo(after) <= 0) {
+                continue;
+            }
+            if (urls.size() == limit) {
+                more = true;
+                break;
+            }
+            urls.add(broker.urls.url(q.name()));
+            last = q.name();
+        }
+        JsonObject result = new JsonObject();
+        if (!urls.isEmpty()) {
+            result.put("QueueUrls", urls);
+        }
+        // SQS hands out a NextToken only when the caller asked for pages with MaxResults.
+        if (more && maxResults != null) {
+            result.put("NextToken", Base64.getUrlEncoder().encodeToString(last.getBytes(StandardCharsets.UTF_8)));
+        }
+        return Future.succeededFuture(result);
+    }
+
+    Future<JsonObject> deleteQueue(Params params, RequestInfo info) {
+        QueueMeta meta = broker.queueOf(params);
+        broker.registry.delete(meta.name());
+        broker.partitions.close(meta.name());
+        broker.longPolls.wakeAll(meta.name());
+        return Future.succeededFuture(new JsonObject());
+    }
+
+    Future<JsonObject> getQueueAttributes(Params params, RequestInfo info) {
+        QueueMeta meta = broker.queueOf(params);
+        List<String> names = params.stringList("AttributeNames");
+        if (names.isEmpty()) {
+            return Future.succeededFuture(new JsonObject());
+        }
+        long[] counts = QueueAttributes.needsCounts(names) ? broker.counts(meta.name()) : new long[3];
+        Map<String, String> report = QueueAttributes.report(meta, names, broker.urls.arn(meta.name()), counts);
+        JsonObject result = new JsonObject();
+        if (!report.isEmpty()) {
+            result.put("Attributes", new JsonObject(new java.util.LinkedHashMap<>(report)));
+        }
+        return Future.succeededFuture(result);
+    }
+
+    Future<JsonObject> setQueueAttributes(Params params, RequestInfo info) {
+        QueueMeta meta = broker.queueOf(params);
+        if (!params.has("Attributes")) {
+            throw SqsException.missingParameter("Attributes");
+        }
+        Map<String, String> validated = QueueAttributes.validate(params.stringMap("Attributes"), meta.fifo());
+        long now = broker.clock.millis();
+        broker.registry.update(meta.name(), m -> m.withAttributes(validated, now));
+        return Future.succeededFuture(new JsonObject());
+    }
+
+    Future<JsonObject> purgeQueue(Params params, RequestInfo info) {
+        QueueMeta meta = broker.queueOf(params);
+        long now = broker.clock.millis();
+        broker.registry.update(meta.name(), m -> {
+            if (m.purgedAt() != 0 && now - m.purgedAt() < PURGE_INTERVAL_MILLIS) {
+                throw new SqsException(ErrorCode.PURGE_QUEUE_IN_PROGRESS,
+                        "Only one PurgeQueue operation on " + meta.name() + " is allowed every 60 seconds.");
+            }
+            return m.withPurgedAt(now);
+        });
+        List<Future<Void>> purges = new ArrayList<>();
+        for (int i = 0; i < meta.partitions(); i++) {
+            purges.add(broker.router.execute(meta.name(), i, new PartitionRequest.Purge()));
+        }
+        return Future.all(purges).map(all -> new JsonObject());
+    }
+
+    /** Queues whose RedrivePolicy names this queue as their dead-letter queue. */
+    Future<JsonObject> listDeadLetterSourceQueues(Params params, RequestInfo info) {
+        QueueMeta target = broker.queueOf(params);
+        String targetArn = broker.urls.arn(target.name());
+        Integer maxResults = params.optionalInt("MaxResults");
+        if (maxResults != null && (maxResults < 1 || maxResults > 1000)) {
+            throw SqsException.invalidParameter("Value " + maxResults + " for parameter MaxResults is invalid."
+                    + " Reason: MaxResults must be an integer between 1 and 1000.");
+        }
+        String after = decodeToken(params.optionalString("NextToken"));
+        int limit = maxResults == null ? 1000 : maxResults;
+        JsonArray urls = new JsonArray();
+        String last = null;
+        boolean more = false;
+        for (QueueMeta q : broker.registry.list("")) {
+            String policy = q.attributes().get(QueueAttributes.REDRIVE_POLICY);
+            if (policy == null || policy.isEmpty() || (after != null && q.name().compareTo(after) <= 0)) {
+                continue;
+            }
+            String arn;
+            try {
+                arn = new JsonObject(policy).getString("deadLetterTargetArn");
+            } catch (RuntimeException e) {
+                continue;
+            }
+            if (!targetArn.equals(arn)) {
+                continue;
+            }
+            if (urls.size() == limit) {
+                more = true;
+                break;
+            }
+            urls.add(broker.urls.url(q.name()));
+            last = q.name();
+        }
+        JsonObject result = new JsonObject().put("queueUrls", urls);
+        if (more && maxResults != null) {
+            result.put("NextToken", Base64.getUrlEncoder().encodeToString(last.getBytes(StandardCharsets.UTF_8)));
+        }
+        return Future.succeededFuture(result);
+    }
+
+    private static String decodeToken(String token) {
+        if (token == null || token.isEmpty()) {
+            return null;
+        }
+        try {
+            return new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw SqsException.invalidParameter("Invalid NextToken value.");
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package io.sluice.server;
+
+import io.sluice.protocol.EncodedResponse;
+import io.sluice.protocol.RequestDecoder;
+import io.sluice.protocol.ResponseEncoder;
+import io.sluice.protocol.SqsRequest;
+import io.sluice.protocol.WireProtocol;
+import io.sluice.queue.ErrorCode;
+import io.sluice.queue.SqsException;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.util.Map;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The stateless SQS endpoint; one instance per event loop. It bounds and reads the body,
+ * decodes it, runs the action and encodes the answer in the protocol the request used.
+ */
+final class SqsHttpVerticle extends VerticleBase {
+    private static final Logger LOG = Logger.getLogger(SqsHttpVerticle.class.getName());
+
+    /** Past this much of an oversized body the connection is cut instead of drained. */
+    private static final long DRAIN_LIMIT_BYTES = 64L * 1024 * 1024;
+
+    private final Broker broker;
+    private final Health health;
+    private Actions actions;
+
+    SqsHttpVerticle(Broker broker, Health health) {
+        this.broker = broker;
+        this.health = health;
+    }
+
+    @Override
+    public Future<?> start() {
+        actions = new Actions(broker, vertx);
+        HttpServerOptions options = new HttpServerOptions()
+                .setHost(broker.config.host())
+                .setPort(broker.config.port())
+                .setCompressionSupported(false);
+        HttpServer server = vertx.createHttpServer(options).requestHandler(this::handle);
+        return server.listen();
+    }
+
+    private void handle(HttpServerRequest req) {
+        if (req.method() == HttpMethod.GET && req.path().startsWith("/health")) {
+            health.respond(req);
+            return;
+        }
+        WireProtocol protocol = req.getHeader("X-Amz-Target") != null ? WireProtocol.JSON : WireProtocol.QUERY;
+        String requestId = UUID.randomUUID().toString();
+        int max = broker.config.maxRequestBytes();
+        long declared = parseLength(req.getHeader("Content-Length"));
+        if (declared > max) {
+            rejectTooLarge(req, protocol, requestId, max, declared);
+            return;
+        }
+        Buffer body = Buffer.buffer();
+        boolean[] rejected = {false};
+        req.handler(chunk -> {
+            if (rejected[0]) {
+                return;
+            }
+            if (body.length() + chunk.length() > max) {
+                rejected[0] = true;
+                rejectTooLarge(req, protocol, requestId, max, -1);
+                return;
+            }
+            body.appendBuffer(chunk);
+        });
+        req.endHandler(v -> {
+            if (!rejected[0]) {
+                process(req, protocol, requestId, body);
+            }
+        });
+        req.exceptionHandler(err -> LOG.log(Level.FINE, "request failed while reading", err));
+    }
+
+    private void process(HttpServerRequest req, WireProtocol protocol, String requestId, Buffer body) {
+        Future<EncodedResponse> response;
+        SqsRequest sqs = null;
+        try {
+            sqs = RequestDecoder.decode(req.path(), req.query(), req.getHeader("Content-Type"),
+                    req.getHeader("X-Amz-Target"), body);
+            Promise<Void> clientGone = Promise.promise();
+            req.response().closeHandler(v -> clientGone.tryComplete());
+            RequestInfo info = new RequestInfo(requestId, senderOf(req), clientGone.future());
+            SqsRequest decoded = sqs;
+            response = actions.get(sqs.action()).handle(sqs.params(), info)
+                    .map(result -> ResponseEncoder.success(decoded.protocol(), decoded.action(), result, requestId));
+        } catch (RuntimeException e) {
+            response = Future.failedFuture(e);
+        }
+        WireProtocol p = sqs != null ? sqs.protocol() : protocol;
+        response.onComplete(ar -> send(req.response(),
+                ar.succeeded() ? ar.result() : errorResponse(p, ar.cause(), requestId)));
+    }
+
+    private static EncodedResponse errorResponse(WireProtocol protocol, Throwable err, String requestId) {
+        if (err instanceof SqsException e) {
+            return ResponseEncoder.error(protocol, e.code(), e.getMessage(), requestId);
+        }
+        LOG.log(Level.WARNING, "request " + requestId + " failed", err);
+        return ResponseEncoder.error(protocol, ErrorCode.INTERNAL_FAILURE,
+                "We encountered an internal error. Please try again.", requestId);
+    }
+
+    /**
+     * Answers an oversized request without buffering it. The rest of the body is read and
+     * dropped (so the client sees the answer rather than a reset) unless it is absurdly large,
+     * and the connection is closed afterwards.
+     */
+    private void rejectTooLarge(HttpServerRequest req, WireProtocol protocol, String requestId, int max, long declared) {
+        EncodedResponse r = ResponseEncoder.error(protocol, ErrorCode.REQUEST_TOO_LARGE,
+                "Request body larger than " + max + " bytes.", requestId);
+        HttpServerResponse response = req.response().putHeader("Connection", "close");
+        send(response, r);
+        if (declared > DRAIN_LIMIT_BYTES) {
+            req.connection().close();
+            return;
+        }
+        long[] drained = {0};
+        req.handler(chunk -> {
+            drained[0] += chunk.length();
+            if (drained[0] > DRAIN_LIMIT_BYTES) {
+                req.connection().close();
+            }
+        });
+        req.endHandler(v -> req.connection().close());
+    }
+
+    private static void send(HttpServerResponse response, EncodedResponse r) {
+        if (response.ended() || response.closed()) {
+            return;
+        }
+        response.setStatusCode(r.status()).putHeader("Content-Type", r.contentType());
+        for (Map.Entry<String, String> h : r.headers().entrySet()) {
+            response.putHeader(h.getKey(), h.getValue());
+        }
+        response.end(r.body());
+    }
+
+    private static long parseLength(String value) {
+        if (value == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** SQS reports the caller as SenderId; the access key of a SigV4 signature stands in for it. */
+    private String senderOf(HttpServerRequest req) {
+        String auth = req.getHeader("Authorization");
+        if (auth != null) {
+            int at = auth.indexOf("Credential=");
+            if (at >= 0) {
+                int start = at + "Credential=".length();
+                int end = auth.indexOf('/', start);
+                if (end > start) {
+                    return auth.substring(start, end);
+                }
+            }
+        }
+        return broker.urls.accountId();
+    }
+}

@@ -1,0 +1,151 @@
+package io.sluice.it;
+
+import io.sluice.config.BrokerConfig;
+import io.sluice.server.SluiceNode;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+
+/**
+ * Starts one Sluice node per test class (port 0, 4 partitions, short-poll sampling off so that a
+ * single short poll sees every partition) and an AWS SDK v2 client pointed at it.
+ *
+ * <pre>
+ * &#64;RegisterExtension
+ * static final BrokerExtension broker = new BrokerExtension();
+ * </pre>
+ */
+public final class BrokerExtension implements BeforeAllCallback, AfterAllCallback {
+
+    public static final String ACCOUNT = "000000000000";
+    public static final String REGION = "us-east-1";
+
+    private static final AtomicInteger COUNTER = new AtomicInteger();
+
+    private final UnaryOperator<BrokerConfig> customizer;
+    private SluiceNode node;
+    private SdkHttpClient httpClient;
+    private SqsClient sqs;
+
+    public BrokerExtension() {
+        this(UnaryOperator.identity());
+    }
+
+    /** @param customizer adjusts the test default configuration (e.g. sampling on, small in-flight limit) */
+    public BrokerExtension(UnaryOperator<BrokerConfig> customizer) {
+        this.customizer = customizer;
+    }
+
+    /** The configuration every test node starts from. */
+    public static BrokerConfig testDefaults() {
+        return BrokerConfig.defaults()
+                .withHost("127.0.0.1")
+                .withPort(0)
+                .withPartitions(4)
+                .withShortPollSampling(false);
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        node = SluiceNode.start(customizer.apply(testDefaults()));
+        httpClient = UrlConnectionHttpClient.builder()
+                .connectionTimeout(Duration.ofSeconds(5))
+                .socketTimeout(Duration.ofSeconds(40))
+                .build();
+        sqs = SqsClient.builder()
+                .endpointOverride(URI.create(node.baseUrl()))
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("x", "x")))
+                .httpClient(httpClient)
+                .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()))
+                .build();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        try {
+            if (sqs != null) {
+                sqs.close();
+            }
+            if (httpClient != null) {
+                httpClient.close();
+            }
+        } finally {
+            if (node != null) {
+                node.close();
+            }
+        }
+    }
+
+    public SqsClient sqs() {
+        return sqs;
+    }
+
+    public SluiceNode node() {
+        return node;
+    }
+
+    public String baseUrl() {
+        return node.baseUrl();
+    }
+
+    public int port() {
+        return node.port();
+    }
+
+    /** A queue name no other test uses: {@code prefix-<counter>-<random>}. */
+    public static String uniqueName(String prefix) {
+        return prefix + "-" + COUNTER.incrementAndGet() + "-"
+                + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x100000, 0xFFFFFF));
+    }
+
+    /** The URL the broker must hand out for a queue of this name. */
+    public String expectedQueueUrl(String name) {
+        return baseUrl() + "/" + ACCOUNT + "/" + name;
+    }
+
+    public static String expectedArn(String name) {
+        return "arn:aws:sqs:" + REGION + ":" + ACCOUNT + ":" + name;
+    }
+
+    /** Creates a queue with a unique name and default attributes; returns its URL. */
+    public String createQueue(String prefix) {
+        return createQueue(prefix, Map.of());
+    }
+
+    /** Creates a queue with a unique name and the given attributes; returns its URL. */
+    public String createQueue(String prefix, Map<String, String> attributes) {
+        String name = uniqueName(prefix);
+        return sqs.createQueue(r -> r.queueName(name).attributesWithStrings(attributes)).queueUrl();
+    }
+
+    /** All attributes of a queue as plain strings. */
+    public Map<String, String> attributes(String queueUrl) {
+        return sqs.getQueueAttributes(r -> r.queueUrl(queueUrl).attributeNames(QueueAttributeName.ALL))
+                .attributesAsStrings();
+    }
+
+    public String attribute(String queueUrl, String name) {
+        return sqs.getQueueAttributes(r -> r.queueUrl(queueUrl).attributeNamesWithStrings(name))
+                .attributesAsStrings().get(name);
+    }
+
+    public static String nameOf(String queueUrl) {
+        return queueUrl.substring(queueUrl.lastIndexOf('/') + 1);
+    }
+}
