@@ -1,0 +1,110 @@
+package io.sluice.partition;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.queue.Clock;
+import io.sluice.queue.CommitPort;
+import io.sluice.queue.Delivery;
+import io.sluice.queue.InMemoryQueueRegistry;
+import io.sluice.queue.MessageRecord;
+import io.sluice.queue.PartitionChange;
+import io.sluice.queue.PartitionRequest;
+import io.sluice.queue.QueueMeta;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Partitions on real Vert.x event loops: batched commits, answers after the commit, wakes. */
+class PartitionHostTest {
+    private final Vertx vertx = Vertx.vertx();
+    private final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
+    private final List<CompletableFuture<Void>> pendingCommits = new CopyOnWriteArrayList<>();
+    private volatile boolean holdCommits;
+    private final AtomicInteger wakes = new AtomicInteger();
+
+    private final CommitPort recordingPort = new CommitPort() {
+        @Override
+        public CompletionStage<Void> commit(String queueName, int partition, List<PartitionChange> changes) {
+            batchSizes.add(changes.size());
+            CompletableFuture<Void> f = new CompletableFuture<>();
+            if (holdCommits) {
+                pendingCommits.add(f);
+            } else {
+                f.complete(null);
+            }
+            return f;
+        }
+    };
+
+    private PartitionDirectory directory() {
+        InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
+        QueueMeta meta = new QueueMeta("q", false, 1, 0, 0, Map.of(), Map.of(), 0);
+        registry.create(meta);
+        PartitionDirectory d = new PartitionDirectory(new PartitionLoops(vertx, 2, Clock.SYSTEM), recordingPort,
+                Clock.SYSTEM, registry, (queue, partition) -> wakes.incrementAndGet());
+        d.open(meta);
+        return d;
+    }
+
+    private static MessageRecord message(int i) {
+        return new MessageRecord("m" + i, "body" + i, Map.of(), Map.of(), System.currentTimeMillis(), "s",
+                null, null, null);
+    }
+
+    private static <T> T await(Future<T> f) throws Exception {
+        return f.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        await(vertx.close());
+    }
+
+    @Test
+    void requestsOfOneLoopTurnShareOneCommit() throws Exception {
+        PartitionDirectory d = directory();
+        List<Future<Void>> sends = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            sends.add(d.execute("q", 0, new PartitionRequest.Send(message(i), 0)));
+        }
+        await(Future.all(sends));
+        assertEquals(200, batchSizes.stream().mapToInt(Integer::intValue).sum(), "every change committed");
+        assertTrue(batchSizes.size() < 200, "changes were batched: " + batchSizes.size() + " commits");
+        assertTrue(wakes.get() > 0, "waiters were told of visible messages");
+    }
+
+    @Test
+    void clientIsAnsweredOnlyAfterTheCommitCompletes() throws Exception {
+        PartitionDirectory d = directory();
+        holdCommits = true;
+        Future<Void> send = d.execute("q", 0, new PartitionRequest.Send(message(1), 0));
+        org.awaitility.Awaitility.await().atMost(5, TimeUnit.SECONDS).until(() -> !pendingCommits.isEmpty());
+        assertFalse(send.isComplete(), "not answered before the commit");
+        holdCommits = false;
+        pendingCommits.forEach(f -> f.complete(null));
+        await(send);
+        List<Delivery> got = await(d.execute("q", 0, new PartitionRequest.Receive(10, 30_000)));
+        assertEquals(1, got.size());
+        assertEquals(1, d.stats("q")[0].inFlight());
+    }
+
+    @Test
+    void deletedQueueFailsLaterRequests() throws Exception {
+        PartitionDirectory d = directory();
+        d.close("q");
+        Future<List<Delivery>> f = d.execute("q", 0, new PartitionRequest.Receive(1, 1000));
+        org.awaitility.Awaitility.await().atMost(5, TimeUnit.SECONDS).until(f::isComplete);
+        assertTrue(f.failed());
+    }
+}

@@ -1,0 +1,209 @@
+package io.sluice.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class RulesTest {
+
+    @Test
+    void md5OfBodyAndOfAttributesFollowAwsAlgorithm() {
+        assertEquals("5d41402abc4b2a76b9719d911017c592", Md5.ofBody("hello"));
+        // Reference value from AWS's algorithm for {a: String "x"} (also checked by the SDK in integration tests).
+        assertEquals("a512aac9938034acb0b3c3d965944bf1",
+                Md5.ofAttributes(Map.of("a", MessageAttributeValue.ofString("String", "x"))));
+        assertNull(Md5.ofAttributes(Map.of()));
+        Map<String, MessageAttributeValue> ab = new LinkedHashMap<>();
+        ab.put("b", MessageAttributeValue.ofBinary("Binary", "z".getBytes(StandardCharsets.UTF_8)));
+        ab.put("a", MessageAttributeValue.ofString("Number", "1"));
+        Map<String, MessageAttributeValue> ba = new LinkedHashMap<>();
+        ba.put("a", MessageAttributeValue.ofString("Number", "1"));
+        ba.put("b", MessageAttributeValue.ofBinary("Binary", "z".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(Md5.ofAttributes(ab), Md5.ofAttributes(ba), "order of names does not matter");
+    }
+
+    @Test
+    void bodyMustUseCharactersXmlAllows() {
+        MessageRules.checkBody("tab\tnew\nline\r emoji \uD83D\uDE00 \uE000");
+        assertEquals(ErrorCode.INVALID_MESSAGE_CONTENTS,
+                assertThrows(SqsException.class, () -> MessageRules.checkBody("nul\u0000")).code());
+        assertEquals(ErrorCode.INVALID_MESSAGE_CONTENTS,
+                assertThrows(SqsException.class, () -> MessageRules.checkBody("\uFFFF")).code());
+        assertEquals(ErrorCode.INVALID_MESSAGE_CONTENTS,
+                assertThrows(SqsException.class, () -> MessageRules.checkBody("lone \uD800 surrogate")).code());
+        assertEquals(ErrorCode.MISSING_PARAMETER,
+                assertThrows(SqsException.class, () -> MessageRules.checkBody("")).code());
+    }
+
+    @Test
+    void sizeCountsUtf8BytesOfBodyAndAttributes() {
+        Map<String, MessageAttributeValue> attrs = Map.of("nm", MessageAttributeValue.ofString("String", "é"));
+        // body "é€" = 2 + 3 bytes; attribute: name 2 + type 6 + value 2
+        assertEquals(15, MessageRules.size("é€", attrs));
+        MessageRules.checkSize(1024, 1024);
+        assertThrows(SqsException.class, () -> MessageRules.checkSize(1025, 1024));
+    }
+
+    @Test
+    void attributeNamesTypesAndValuesAreChecked() {
+        MessageRules.checkAttributes(Map.of("ok.name_1-x", MessageAttributeValue.ofString("String.custom", "v"),
+                "n", MessageAttributeValue.ofString("Number", "-12.5e3"),
+                "b", MessageAttributeValue.ofBinary("Binary.png", new byte[] {1})));
+        for (String bad : List.of("AWS.x", "amazon.y", ".lead", "trail.", "a..b", "sp ace")) {
+            assertThrows(SqsException.class,
+                    () -> MessageRules.checkAttributes(Map.of(bad, MessageAttributeValue.ofString("String", "v"))), bad);
+        }
+        assertThrows(SqsException.class,
+                () -> MessageRules.checkAttributes(Map.of("t", MessageAttributeValue.ofString("Text", "v"))));
+        assertThrows(SqsException.class,
+                () -> MessageRules.checkAttributes(Map.of("t", MessageAttributeValue.ofString("Number", "abc"))));
+        assertThrows(SqsException.class,
+                () -> MessageRules.checkAttributes(Map.of("t", MessageAttributeValue.ofString("String", ""))));
+        Map<String, MessageAttributeValue> eleven = new LinkedHashMap<>();
+        for (int i = 0; i < 11; i++) {
+            eleven.put("a" + i, MessageAttributeValue.ofString("String", "v"));
+        }
+        assertThrows(SqsException.class, () -> MessageRules.checkAttributes(eleven));
+    }
+
+    @Test
+    void receiveAndSendNumbersHaveSqsRanges() {
+        assertEquals(1, MessageRules.maxNumberOfMessages(null));
+        assertThrows(SqsException.class, () -> MessageRules.maxNumberOfMessages(0));
+        assertThrows(SqsException.class, () -> MessageRules.maxNumberOfMessages(11));
+        assertEquals(7, MessageRules.waitTimeSeconds(null, 7));
+        assertThrows(SqsException.class, () -> MessageRules.waitTimeSeconds(21, 0));
+        assertThrows(SqsException.class, () -> MessageRules.visibilityTimeout(43_201, 30));
+        assertEquals(900, MessageRules.delaySeconds(900, 0));
+        assertThrows(SqsException.class, () -> MessageRules.delaySeconds(901, 0));
+    }
+
+    @Test
+    void inFlightQuotaFailsShortPollsOnlyAndCapsTheClaim() {
+        assertEquals(10, InFlightQuota.allowance(0, 120_000, 10, true));
+        assertEquals(3, InFlightQuota.allowance(119_997, 120_000, 10, true));
+        assertEquals(ErrorCode.OVER_LIMIT,
+                assertThrows(SqsException.class, () -> InFlightQuota.allowance(120_000, 120_000, 1, true)).code());
+        assertEquals(403, ErrorCode.OVER_LIMIT.httpStatus());
+        assertEquals(0, InFlightQuota.allowance(120_000, 120_000, 10, false), "long poll: no error, nothing new");
+    }
+
+    @Test
+    void shortPollSampleIsHalfThePartitionsFavouringFullOnes() {
+        SplittableRandom random = new SplittableRandom(42);
+        int[] counts = {0, 0, 0, 0, 0, 0, 0, 1000};
+        int picked = 0;
+        for (int i = 0; i < 1000; i++) {
+            List<Integer> sample = ShortPollSampler.sample(counts, random);
+            assertEquals(4, sample.size());
+            if (sample.contains(7)) {
+                picked++;
+            }
+        }
+        assertTrue(picked > 990, "the full partition is almost always sampled: " + picked);
+        int[] one = {0, 0, 0, 0, 0, 0, 0, 1};
+        int missed = 0;
+        for (int i = 0; i < 1000; i++) {
+            if (!ShortPollSampler.sample(one, random).contains(7)) {
+                missed++;
+            }
+        }
+        assertTrue(missed > 0, "a short poll can miss a message (false empty)");
+        assertEquals(1, ShortPollSampler.sample(new int[] {5}, random).size());
+        assertEquals(List.of(0, 1, 2), ShortPollSampler.all(3, new SplittableRandom(1)).stream().sorted().toList());
+    }
+
+    @Test
+    void attributeFilterHonoursAllPrefixAndNames() {
+        Map<String, MessageAttributeValue> attrs = Map.of(
+                "trace.id", MessageAttributeValue.ofString("String", "1"),
+                "trace.span", MessageAttributeValue.ofString("String", "2"),
+                "other", MessageAttributeValue.ofString("String", "3"));
+        assertEquals(3, AttributeNameFilter.select(attrs, List.of("All")).size());
+        assertEquals(3, AttributeNameFilter.select(attrs, List.of(".*")).size());
+        assertEquals(2, AttributeNameFilter.select(attrs, List.of("trace.*")).size());
+        assertEquals(1, AttributeNameFilter.select(attrs, List.of("other")).size());
+        assertTrue(AttributeNameFilter.select(attrs, List.of()).isEmpty());
+    }
+
+    @Test
+    void batchRules() {
+        assertEquals(ErrorCode.EMPTY_BATCH_REQUEST,
+                assertThrows(SqsException.class, () -> BatchRules.checkIds(List.of(), "E")).code());
+        assertEquals(ErrorCode.TOO_MANY_ENTRIES_IN_BATCH_REQUEST, assertThrows(SqsException.class,
+                () -> BatchRules.checkIds(List.of("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"), "E")).code());
+        assertEquals(ErrorCode.BATCH_ENTRY_IDS_NOT_DISTINCT,
+                assertThrows(SqsException.class, () -> BatchRules.checkIds(List.of("a", "a"), "E")).code());
+        assertEquals(ErrorCode.INVALID_BATCH_ENTRY_ID,
+                assertThrows(SqsException.class, () -> BatchRules.checkIds(List.of("a b"), "E")).code());
+        assertEquals(ErrorCode.BATCH_REQUEST_TOO_LONG,
+                assertThrows(SqsException.class, () -> BatchRules.checkTotalSize(1_048_577)).code());
+    }
+
+    @Test
+    void receiptHandlesRoundTripAndRefuseTampering() {
+        ReceiptHandle.Codec codec = new ReceiptHandle.Codec(new byte[32]);
+        ReceiptHandle h = new ReceiptHandle("orders", 3, "id-1", 123456789L);
+        String text = codec.encode(h);
+        assertEquals(h, codec.decode(text));
+        char[] chars = text.toCharArray();
+        chars[5] = chars[5] == 'A' ? 'B' : 'A';
+        String tampered = new String(chars);
+        assertEquals(ErrorCode.RECEIPT_HANDLE_IS_INVALID, assertThrows(SqsException.class, () -> codec.decode(tampered)).code());
+        assertThrows(SqsException.class, () -> codec.decode("not a handle!"));
+        assertThrows(SqsException.class, () -> codec.decode(""));
+        ReceiptHandle.Codec other = new ReceiptHandle.Codec(new byte[] {1, 2, 3});
+        assertThrows(SqsException.class, () -> other.decode(text), "signed with another key");
+        assertFalse(text.contains("orders"), "opaque to clients");
+    }
+
+    @Test
+    void queueAttributesAreValidatedAndReportedWithDefaults() {
+        Map<String, String> ok = QueueAttributes.validate(Map.of("VisibilityTimeout", "45", "DelaySeconds", "0"), false);
+        assertEquals("45", ok.get("VisibilityTimeout"));
+        assertEquals(ErrorCode.INVALID_ATTRIBUTE_VALUE, assertThrows(SqsException.class,
+                () -> QueueAttributes.validate(Map.of("MessageRetentionPeriod", "59"), false)).code());
+        assertEquals(ErrorCode.INVALID_ATTRIBUTE_VALUE, assertThrows(SqsException.class,
+                () -> QueueAttributes.validate(Map.of("MaximumMessageSize", "1048577"), false)).code());
+        assertEquals(ErrorCode.INVALID_ATTRIBUTE_NAME, assertThrows(SqsException.class,
+                () -> QueueAttributes.validate(Map.of("ContentBasedDeduplication", "true"), false)).code());
+        assertEquals(ErrorCode.INVALID_ATTRIBUTE_NAME, assertThrows(SqsException.class,
+                () -> QueueAttributes.validate(Map.of("QueueArn", "x"), false)).code());
+        QueueMeta meta = new QueueMeta("q", false, 4, 1_000_000, 2_000_000, ok, Map.of(), 0);
+        Map<String, String> all = QueueAttributes.report(meta, List.of("All"), "arn:q", new long[] {1, 2, 3});
+        assertEquals("45", all.get("VisibilityTimeout"));
+        assertEquals("345600", all.get("MessageRetentionPeriod"));
+        assertEquals("1048576", all.get("MaximumMessageSize"));
+        assertEquals("3", all.get("ApproximateNumberOfMessagesDelayed"));
+        assertEquals("1000", all.get("CreatedTimestamp"));
+        assertFalse(all.containsKey("Policy"));
+        assertEquals(ErrorCode.INVALID_ATTRIBUTE_NAME, assertThrows(SqsException.class,
+                () -> QueueAttributes.report(meta, List.of("Bogus"), "arn:q", new long[3])).code());
+    }
+
+    @Test
+    void registryReservesDeletedNamesAndResolvesCreateRaces() {
+        FakeClock clock = new FakeClock();
+        InMemoryQueueRegistry registry = new InMemoryQueueRegistry(clock);
+        QueueMeta q = new QueueMeta("q", false, 2, 0, 0, Map.of("DelaySeconds", "5"), Map.of(), 0);
+        registry.create(q);
+        assertEquals(q, registry.create(new QueueMeta("q", false, 2, 9, 9, Map.of("DelaySeconds", "5"), Map.of(), 0)));
+        assertEquals(ErrorCode.QUEUE_ALREADY_EXISTS, assertThrows(SqsException.class,
+                () -> registry.create(new QueueMeta("q", false, 2, 0, 0, Map.of("DelaySeconds", "6"), Map.of(), 0))).code());
+        registry.delete("q");
+        assertEquals(ErrorCode.QUEUE_DELETED_RECENTLY, assertThrows(SqsException.class, () -> registry.create(q)).code());
+        clock.advanceSeconds(60);
+        registry.create(q);
+        assertEquals(ErrorCode.QUEUE_DOES_NOT_EXIST,
+                assertThrows(SqsException.class, () -> registry.update("nope", m -> m)).code());
+    }
+}
