@@ -13,7 +13,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
+import io.sluice.queue.Ids;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** SendMessage and SendMessageBatch. */
@@ -79,7 +79,7 @@ final class SendActions {
             throw SqsException.invalidParameter("The request includes a parameter that is not valid for this queue type:"
                     + " MessageDeduplicationId.");
         }
-        MessageRecord record = new MessageRecord(UUID.randomUUID().toString(), body, attributes, system,
+        MessageRecord record = new MessageRecord(Ids.newId(), body, attributes, system,
                 broker.clock.millis(), info.senderId(), null, null, null);
         return new Outgoing(record, delay * 1000L, size);
     }

@@ -17,7 +17,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.Map;
-import java.util.UUID;
+import io.sluice.queue.Ids;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -57,7 +57,7 @@ final class SqsHttpVerticle extends VerticleBase {
             return;
         }
         WireProtocol protocol = req.getHeader("X-Amz-Target") != null ? WireProtocol.JSON : WireProtocol.QUERY;
-        String requestId = UUID.randomUUID().toString();
+        String requestId = Ids.newId();
         int max = broker.config.maxRequestBytes();
         long declared = parseLength(req.getHeader("Content-Length"));
         if (declared > max) {

@@ -147,6 +147,18 @@ class BatchApiTest {
         awaitAttribute(broker, url, "ApproximateNumberOfMessages", "1");
     }
 
+    @Test
+    void sendMessageBatchUpToTheTotalLimitIsAccepted() {
+        String url = broker.createQueue("fullbatch");
+        String body = "f".repeat(104_000);
+        List<SendMessageBatchRequestEntry> ten = IntStream.range(0, 10)
+                .mapToObj(i -> entry("e" + i, body)).collect(Collectors.toList());
+        SendMessageBatchResponse resp = sqs().sendMessageBatch(r -> r.queueUrl(url).entries(ten));
+        assertEquals(10, resp.successful().size(), "1 040 000 bytes in 10 entries is within 1 MiB; failed: "
+                + resp.failed());
+        awaitAttribute(broker, url, "ApproximateNumberOfMessages", "10");
+    }
+
     // ------------------------------------------------------------------ DeleteMessageBatch
 
     @Test

@@ -162,4 +162,34 @@ class LongPollTest {
         await().atMost(Duration.ofSeconds(3))
                 .until(() -> Integer.parseInt(broker.attribute(url, "ApproximateNumberOfMessages")) == 5 - got.size());
     }
+
+    @Test
+    void abandonedLongPollDoesNotSwallowMessages() throws Exception {
+        String url = broker.createQueue("abandon");
+        String body = new io.vertx.core.json.JsonObject().put("QueueUrl", url).put("WaitTimeSeconds", 10)
+                .put("VisibilityTimeout", 1).put("MaxNumberOfMessages", 10).encode();
+        byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", broker.port())) {
+            String head = "POST / HTTP/1.1\r\nHost: 127.0.0.1:" + broker.port() + "\r\n"
+                    + "Content-Type: application/x-amz-json-1.0\r\nX-Amz-Target: AmazonSQS.ReceiveMessage\r\n"
+                    + "Content-Length: " + bytes.length + "\r\n\r\n";
+            socket.getOutputStream().write(head.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().write(bytes);
+            socket.getOutputStream().flush();
+            // The receive must be parked: no answer for 500 ms.
+            socket.setSoTimeout(500);
+            try {
+                int b = socket.getInputStream().read();
+                throw new AssertionError("long poll on an empty queue answered at once (read " + b + ")");
+            } catch (java.net.SocketTimeoutException expected) {
+                // parked
+            }
+        } // client goes away
+
+        sqs().sendMessage(r -> r.queueUrl(url).messageBody("not for the dead poll"));
+        // Either the broker noticed the closed connection, or the message went in flight for 1 s:
+        // in both cases it must be receivable again shortly.
+        Message m = SqsAssert.awaitMessage(sqs(), url, Duration.ofSeconds(4));
+        assertEquals("not for the dead poll", m.body());
+    }
 }

@@ -208,4 +208,17 @@ class QueueAttributesTest {
         awaitAttribute(broker, url, "ApproximateNumberOfMessagesNotVisible", "1");
         awaitAttribute(broker, url, "ApproximateNumberOfMessagesDelayed", "1");
     }
+
+    @Test
+    void policySetAsAttributeIsEchoed() {
+        String url = broker.createQueue("policy");
+        String arn = BrokerExtension.expectedArn(BrokerExtension.nameOf(url));
+        io.vertx.core.json.JsonObject policy = new io.vertx.core.json.JsonObject()
+                .put("Version", "2012-10-17")
+                .put("Statement", new io.vertx.core.json.JsonArray().add(new io.vertx.core.json.JsonObject()
+                        .put("Sid", "custom").put("Effect", "Allow").put("Principal", "*")
+                        .put("Action", "sqs:SendMessage").put("Resource", arn)));
+        sqs().setQueueAttributes(r -> r.queueUrl(url).attributesWithStrings(Map.of("Policy", policy.encode())));
+        assertEquals(policy, new io.vertx.core.json.JsonObject(broker.attribute(url, "Policy")));
+    }
 }

@@ -149,4 +149,17 @@ class VisibilityTimeoutTest {
         Message second = awaitMessage(sqs(), url, Duration.ofSeconds(2));
         assertEquals(first.messageId(), second.messageId());
     }
+
+    @Test
+    void latestHandleStillDeletesAfterVisibilityExpired() {
+        String url = broker.createQueue("expiredhandle");
+        sqs().sendMessage(r -> r.queueUrl(url).messageBody("x"));
+        Message m = receive(sqs(), r -> r.queueUrl(url).maxNumberOfMessages(1).visibilityTimeout(1)).get(0);
+        // Visible again but not received again: the handle is still the most recent one.
+        awaitAttribute(broker, url, "ApproximateNumberOfMessages", "1");
+        sqs().deleteMessage(r -> r.queueUrl(url).receiptHandle(m.receiptHandle()));
+        awaitAttribute(broker, url, "ApproximateNumberOfMessages", "0");
+        awaitAttribute(broker, url, "ApproximateNumberOfMessagesNotVisible", "0");
+        assertNothingReceivable(sqs(), url);
+    }
 }

@@ -1,0 +1,87 @@
+package io.sluice.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.IntStream;
+
+import static io.sluice.it.SqsAssert.awaitAttribute;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Short polls with weighted random sampling ON, 8 partitions per queue. */
+@Timeout(30)
+class ShortPollSamplingTest {
+
+    @RegisterExtension
+    static final BrokerExtension broker = new BrokerExtension(c -> c.withShortPollSampling(true).withPartitions(8));
+
+    private SqsClient sqs() {
+        return broker.sqs();
+    }
+
+    private void send20(String url) {
+        for (int batch = 0; batch < 2; batch++) {
+            int b = batch;
+            sqs().sendMessageBatch(r -> r.queueUrl(url).entries(IntStream.range(0, 10)
+                    .mapToObj(i -> software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry.builder()
+                            .id("m" + i).messageBody("msg-" + b + "-" + i).build())
+                    .toList()));
+        }
+        awaitAttribute(broker, url, "ApproximateNumberOfMessages", "20");
+    }
+
+    @Test
+    void repeatedShortPollsDrainEveryMessage() {
+        String url = broker.createQueue("drain");
+        send20(url);
+
+        Set<String> seen = new HashSet<>();
+        int polls = 0;
+        int emptyPolls = 0;
+        while (seen.size() < 20 && polls < 300) {
+            List<Message> got = sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(0))
+                    .messages();
+            polls++;
+            if (got.isEmpty()) {
+                emptyPolls++;
+            }
+            for (Message m : got) {
+                assertTrue(seen.add(m.body()), "message delivered twice while in flight: " + m.body());
+                sqs().deleteMessage(r -> r.queueUrl(url).receiptHandle(m.receiptHandle()));
+            }
+        }
+        assertEquals(20, seen.size(), "after " + polls + " short polls (" + emptyPolls + " empty) only "
+                + seen.size() + " of 20 messages were seen");
+        awaitAttribute(broker, url, "ApproximateNumberOfMessages", "0");
+        awaitAttribute(broker, url, "ApproximateNumberOfMessagesNotVisible", "0");
+    }
+
+    @Test
+    void shortPollNeverReturnsMoreThanAsked() {
+        String url = broker.createQueue("max");
+        send20(url);
+        for (int i = 0; i < 20; i++) {
+            List<Message> got = sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(3).visibilityTimeout(0))
+                    .messages();
+            assertTrue(got.size() <= 3, "got " + got.size());
+        }
+    }
+
+    @Test
+    void longPollSeesAllPartitionsEvenWithSampling() {
+        String url = broker.createQueue("long");
+        sqs().sendMessage(r -> r.queueUrl(url).messageBody("single"));
+        long start = System.nanoTime();
+        List<Message> got = sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(5)).messages();
+        long took = (System.nanoTime() - start) / 1_000_000;
+        assertEquals(1, got.size());
+        assertTrue(took < 2000, "a long poll must query every partition and answer at once; took " + took + " ms");
+    }
+}
