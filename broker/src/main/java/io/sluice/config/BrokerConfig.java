@@ -13,6 +13,7 @@ package io.sluice.config;
  * @param shortPollSampling whether short polls sample a subset of partitions, as SQS does
  * @param inFlightLimit     in-flight messages per standard queue before short polls get OverLimit
  * @param maxRequestBytes   largest HTTP request body accepted, checked before buffering
+ * @param fifoInFlightLimit in-flight messages per FIFO queue; receives past it just get nothing more
  */
 public record BrokerConfig(
         String host,
@@ -23,7 +24,8 @@ public record BrokerConfig(
         int partitions,
         boolean shortPollSampling,
         int inFlightLimit,
-        int maxRequestBytes) {
+        int maxRequestBytes,
+        int fifoInFlightLimit) {
 
     public static final int DEFAULT_PORT = 9324;
     /** 1 MiB of message plus room for the encoding of a batch's parameters. */
@@ -31,7 +33,7 @@ public record BrokerConfig(
 
     public static BrokerConfig defaults() {
         return new BrokerConfig("127.0.0.1", DEFAULT_PORT, null, "000000000000", "us-east-1",
-                8, true, 120_000, DEFAULT_MAX_REQUEST_BYTES);
+                8, true, 120_000, DEFAULT_MAX_REQUEST_BYTES, 120_000);
     }
 
     /** The base URL in queue URLs: the configured one, or the node's own address. */
@@ -44,38 +46,42 @@ public record BrokerConfig(
     }
 
     public BrokerConfig withHost(String v) {
-        return new BrokerConfig(v, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes);
+        return new BrokerConfig(v, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit);
     }
 
     public BrokerConfig withPort(int v) {
-        return new BrokerConfig(host, v, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes);
+        return new BrokerConfig(host, v, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit);
     }
 
     public BrokerConfig withBaseUrl(String v) {
-        return new BrokerConfig(host, port, v, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes);
+        return new BrokerConfig(host, port, v, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit);
     }
 
     public BrokerConfig withAccountId(String v) {
-        return new BrokerConfig(host, port, baseUrl, v, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes);
+        return new BrokerConfig(host, port, baseUrl, v, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit);
     }
 
     public BrokerConfig withRegion(String v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, v, partitions, shortPollSampling, inFlightLimit, maxRequestBytes);
+        return new BrokerConfig(host, port, baseUrl, accountId, v, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit);
     }
 
     public BrokerConfig withPartitions(int v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, v, shortPollSampling, inFlightLimit, maxRequestBytes);
+        return new BrokerConfig(host, port, baseUrl, accountId, region, v, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit);
     }
 
     public BrokerConfig withShortPollSampling(boolean v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, v, inFlightLimit, maxRequestBytes);
+        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, v, inFlightLimit, maxRequestBytes, fifoInFlightLimit);
     }
 
     public BrokerConfig withInFlightLimit(int v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, v, maxRequestBytes);
+        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, v, maxRequestBytes, fifoInFlightLimit);
     }
 
     public BrokerConfig withMaxRequestBytes(int v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, v);
+        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, v, fifoInFlightLimit);
+    }
+
+    public BrokerConfig withFifoInFlightLimit(int v) {
+        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, v);
     }
 }

@@ -29,7 +29,8 @@ public final class ConfigLoader {
         PARTITIONS("--partitions", "SLUICE_PARTITIONS", "partitions"),
         SHORT_POLL_SAMPLING("--short-poll-sampling", "SLUICE_SHORT_POLL_SAMPLING", "shortPollSampling"),
         IN_FLIGHT_LIMIT("--in-flight-limit", "SLUICE_IN_FLIGHT_LIMIT", "inFlightLimit"),
-        MAX_REQUEST_BYTES("--max-request-bytes", "SLUICE_MAX_REQUEST_BYTES", "maxRequestBytes");
+        MAX_REQUEST_BYTES("--max-request-bytes", "SLUICE_MAX_REQUEST_BYTES", "maxRequestBytes"),
+        FIFO_IN_FLIGHT_LIMIT("--fifo-in-flight-limit", "SLUICE_FIFO_IN_FLIGHT_LIMIT", "fifoInFlightLimit");
 
         final String flag;
         final String env;
@@ -71,6 +72,7 @@ public final class ConfigLoader {
             case SHORT_POLL_SAMPLING -> c.withShortPollSampling(bool(o, v));
             case IN_FLIGHT_LIMIT -> c.withInFlightLimit(integer(o, v));
             case MAX_REQUEST_BYTES -> c.withMaxRequestBytes(integer(o, v));
+            case FIFO_IN_FLIGHT_LIMIT -> c.withFifoInFlightLimit(integer(o, v));
         };
     }
 
@@ -81,8 +83,8 @@ public final class ConfigLoader {
         if (c.partitions() < 1 || c.partitions() > 1024) {
             throw new IllegalArgumentException("partitions must be 1..1024, got " + c.partitions());
         }
-        if (c.inFlightLimit() < 1) {
-            throw new IllegalArgumentException("inFlightLimit must be positive, got " + c.inFlightLimit());
+        if (c.inFlightLimit() < 1 || c.fifoInFlightLimit() < 1) {
+            throw new IllegalArgumentException("inFlightLimit and fifoInFlightLimit must be positive");
         }
         if (c.maxRequestBytes() < 1_100_000) {
             throw new IllegalArgumentException("maxRequestBytes must leave room for a 1 MiB message, got " + c.maxRequestBytes());

@@ -36,7 +36,7 @@ public final class PartitionDirectory implements PartitionRouter {
             PartitionHost[] hosts = new PartitionHost[meta.partitions()];
             for (int i = 0; i < hosts.length; i++) {
                 // Retention is read from the registry at expiry time, so SetQueueAttributes applies to stored messages.
-                Partition state = new Partition(clock, () -> retentionOf(name));
+                Partition state = new Partition(clock, () -> retentionOf(name), meta.fifo(), i);
                 hosts[i] = new PartitionHost(name, i, state, loops.assign(), port, listener);
                 loops.attach(hosts[i]);
             }

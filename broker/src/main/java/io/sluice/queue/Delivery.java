@@ -16,5 +16,6 @@ public record Delivery(
         long firstReceiveTimestamp,
         String messageGroupId,
         String deduplicationId,
-        String sequenceNumber) {
+        String sequenceNumber,
+        String deadLetterSourceArn) {
 }

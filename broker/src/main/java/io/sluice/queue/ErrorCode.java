@@ -32,6 +32,7 @@ public enum ErrorCode {
             "BatchEntryIdsNotDistinct", 400, true),
     INVALID_BATCH_ENTRY_ID("AWS.SimpleQueueService.InvalidBatchEntryId", "InvalidBatchEntryId", 400, true),
     BATCH_REQUEST_TOO_LONG("AWS.SimpleQueueService.BatchRequestTooLong", "BatchRequestTooLong", 400, true),
+    RESOURCE_NOT_FOUND("ResourceNotFoundException", "ResourceNotFoundException", 404, true),
     INVALID_SECURITY("InvalidSecurity", "InvalidSecurity", 403, true),
     ACCESS_DENIED("AccessDenied", "AccessDeniedException", 403, true),
     REQUEST_THROTTLED("RequestThrottled", "RequestThrottled", 400, true),

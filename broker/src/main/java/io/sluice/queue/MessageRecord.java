@@ -22,7 +22,10 @@ public final class MessageRecord {
     /** FIFO fields, null on standard queues. */
     final String messageGroupId;
     final String deduplicationId;
-    final String sequenceNumber;
+    /** FIFO: assigned by the partition when the message is stored. */
+    String sequenceNumber;
+    /** The queue a dead-letter queue's message was moved from, for DeadLetterQueueSourceArn and move tasks. */
+    final String deadLetterSourceArn;
 
     MessageState state;
     long visibleAt;
@@ -40,7 +43,7 @@ public final class MessageRecord {
                          Map<String, MessageAttributeValue> attributes,
                          Map<String, MessageAttributeValue> systemAttributes,
                          long sentTimestamp, String senderId,
-                         String messageGroupId, String deduplicationId, String sequenceNumber) {
+                         String messageGroupId, String deduplicationId, String deadLetterSourceArn) {
         this.messageId = messageId;
         this.body = body;
         this.attributes = Map.copyOf(attributes);
@@ -52,13 +55,35 @@ public final class MessageRecord {
         this.senderId = senderId;
         this.messageGroupId = messageGroupId;
         this.deduplicationId = deduplicationId;
-        this.sequenceNumber = sequenceNumber;
+        this.deadLetterSourceArn = deadLetterSourceArn;
+    }
+
+    /**
+     * The copy of a delivered message that is moved to another queue: same id, body, attributes
+     * and sent time (retention keeps counting from the original send).
+     *
+     * @param receiveCount the count the copy starts with
+     */
+    public static MessageRecord movedCopy(Delivery d, String sourceArn, int receiveCount) {
+        MessageRecord r = new MessageRecord(d.messageId(), d.body(), d.attributes(), d.systemAttributes(),
+                d.sentTimestamp(), d.senderId(), d.messageGroupId(), d.deduplicationId(), sourceArn);
+        r.receiveCount = receiveCount;
+        r.firstReceiveTimestamp = receiveCount == 0 ? 0 : d.firstReceiveTimestamp();
+        return r;
+    }
+
+    /** The same message under another id: a FIFO send stored under the id its deduplication reserved. */
+    public MessageRecord withMessageId(String id) {
+        return new MessageRecord(id, body, attributes, systemAttributes, sentTimestamp, senderId,
+                messageGroupId, deduplicationId, deadLetterSourceArn);
     }
 
     public String messageId() { return messageId; }
     public String md5OfBody() { return md5OfBody; }
     public String md5OfAttributes() { return md5OfAttributes; }
     public String md5OfSystemAttributes() { return md5OfSystemAttributes; }
+    public String messageGroupId() { return messageGroupId; }
+    public String sequenceNumber() { return sequenceNumber; }
     public MessageState state() { return state; }
     public long visibleAt() { return visibleAt; }
     public int receiveCount() { return receiveCount; }
@@ -67,6 +92,6 @@ public final class MessageRecord {
     Delivery deliver() {
         return new Delivery(messageId, receiptToken, body, md5OfBody, attributes, systemAttributes,
                 sentTimestamp, senderId, receiveCount, firstReceiveTimestamp,
-                messageGroupId, deduplicationId, sequenceNumber);
+                messageGroupId, deduplicationId, sequenceNumber, deadLetterSourceArn);
     }
 }

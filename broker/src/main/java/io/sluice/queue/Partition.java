@@ -1,6 +1,5 @@
 package io.sluice.queue;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -9,7 +8,8 @@ import java.util.PriorityQueue;
 import java.util.function.LongSupplier;
 
 /**
- * The state machine of one queue partition: its stored messages, visible, in flight or delayed.
+ * The state machine of one queue partition: its stored messages, visible, in flight or delayed,
+ * and on FIFO queues its message groups, deduplication records and receive attempts.
  *
  * <p>Not thread-safe by design: one event loop owns a partition and is the only caller, so the
  * hot path needs no locks. Deadlines (delay end, visibility expiry) live in one heap and are
@@ -20,42 +20,80 @@ import java.util.function.LongSupplier;
 public final class Partition {
     /** SQS caps a message's total visibility timeout at 12 hours from the receive. */
     public static final long MAX_VISIBILITY_MILLIS = 43_200_000L;
+    /** How long a FIFO ReceiveRequestAttemptId is remembered. */
+    public static final long ATTEMPT_WINDOW_MILLIS = 5 * 60_000L;
 
     private final Clock clock;
     private final LongSupplier retentionMillis;
+    private final boolean fifo;
+    private final int index;
     /** All messages in send order: the head is the oldest, so retention expiry scans from it. */
     private final LinkedHashMap<String, MessageRecord> messages = new LinkedHashMap<>();
-    /** Messages ready to receive, oldest first; deleted ones are skipped when they come up. */
-    private final ArrayDeque<MessageRecord> visible = new ArrayDeque<>();
+    private final ReadySet ready;
     private final PriorityQueue<Deadline> deadlines = new PriorityQueue<>();
     private final List<PartitionChange> changes = new ArrayList<>();
     private final java.util.random.RandomGenerator tokens = new java.util.SplittableRandom();
+    /** FIFO deduplication records and receive attempts, oldest first so expiry scans from the head. */
+    private final LinkedHashMap<String, DedupEntry> dedup = new LinkedHashMap<>();
+    private final LinkedHashMap<String, Attempt> attempts = new LinkedHashMap<>();
 
     private int visibleCount;
     private int inFlightCount;
     private int delayedCount;
-    /** Messages that became visible since the owner last asked: long polls wait for these. */
+    /** Messages that became receivable since the owner last asked: long polls wait for these. */
     private int newlyVisible;
+    private long lastSequence;
 
     private record Deadline(long at, MessageRecord record, int version) implements Comparable<Deadline> {
         @Override
         public int compareTo(Deadline o) { return Long.compare(at, o.at); }
     }
 
+    private record Attempt(List<AttemptRef> refs, long expiresAt) { }
+
     /**
      * @param clock           the time source
      * @param retentionMillis the queue's current MessageRetentionPeriod, read when expiring
+     * @param fifo            whether messages are handed out by message group
+     * @param index           this partition's number in its queue (part of FIFO sequence numbers)
      */
-    public Partition(Clock clock, LongSupplier retentionMillis) {
+    public Partition(Clock clock, LongSupplier retentionMillis, boolean fifo, int index) {
         this.clock = clock;
         this.retentionMillis = retentionMillis;
+        this.fifo = fifo;
+        this.index = index;
+        this.ready = fifo ? new FifoReadySet() : new StandardReadySet();
     }
 
-    /** Stores a sent message; it is visible at once or after {@code delayMillis}. */
-    public void send(MessageRecord r, long delayMillis) {
+    /** A standard-queue partition. */
+    public Partition(Clock clock, LongSupplier retentionMillis) {
+        this(clock, retentionMillis, false, 0);
+    }
+
+    /**
+     * Stores a sent message, visible at once or after {@code delayMillis}. A message id already
+     * stored here is not stored twice (a retried move or deduplicated send).
+     *
+     * @param dedupKey when not null, a FIFO deduplication key checked and recorded here
+     */
+    public SendOutcome send(MessageRecord r, long delayMillis, String dedupKey) {
         long now = clock.millis();
         advance(now);
+        if (dedupKey != null) {
+            DedupEntry seen = dedup.get(dedupKey);
+            if (seen != null && seen.confirmed()) {
+                return new SendOutcome(seen.messageId(), seen.sequenceNumber(), true);
+            }
+        }
+        MessageRecord existing = messages.get(r.messageId);
+        if (existing != null) {
+            return new SendOutcome(existing.messageId, existing.sequenceNumber, true);
+        }
+        if (fifo) {
+            r.sequenceNumber = nextSequence(now);
+        }
         messages.put(r.messageId, r);
+        ready.stored(r);
         if (delayMillis > 0) {
             r.state = MessageState.DELAYED;
             delayedCount++;
@@ -64,56 +102,96 @@ public final class Partition {
             makeVisible(r, now);
         }
         changes.add(PartitionChange.upsert(r));
+        if (dedupKey != null) {
+            putDedup(dedupKey, new DedupEntry(r.messageId, r.sequenceNumber, now + DedupEntry.WINDOW_MILLIS));
+        }
+        return new SendOutcome(r.messageId, r.sequenceNumber, false);
+    }
+
+    /** A send without deduplication. */
+    public SendOutcome send(MessageRecord r, long delayMillis) {
+        return send(r, delayMillis, null);
     }
 
     /**
-     * Receives up to {@code max} visible messages, oldest first, each put in flight for
-     * {@code visibilityMillis} with a fresh receipt token.
+     * Queue-wide deduplication when the key's partition is not the group's: reserves the key for
+     * {@code messageId}, or returns the entry already there (confirmed or not).
      */
-    public List<Delivery> receive(int max, long visibilityMillis) {
+    public DedupEntry reserveDedup(String key, String messageId) {
         long now = clock.millis();
         advance(now);
+        DedupEntry seen = dedup.get(key);
+        if (seen != null) {
+            return seen;
+        }
+        putDedup(key, new DedupEntry(messageId, null, now + DedupEntry.WINDOW_MILLIS));
+        return null;
+    }
+
+    /** Marks a reservation as stored, with the message's sequence number. */
+    public void confirmDedup(String key, String messageId, String sequenceNumber) {
+        DedupEntry seen = dedup.get(key);
+        if (seen != null && seen.messageId().equals(messageId) && !seen.confirmed()) {
+            putDedup(key, new DedupEntry(messageId, sequenceNumber, seen.expiresAt()));
+        }
+    }
+
+    /**
+     * Receives up to {@code max} messages, each put in flight for {@code visibilityMillis} with a
+     * fresh receipt token. A message already received {@code maxReceiveCount} times (0: no
+     * redrive) is not delivered but handed back for the dead-letter queue, held in flight for
+     * {@code moveMillis} meanwhile.
+     */
+    public ReceiveOutcome receive(int max, long visibilityMillis, int maxReceiveCount, long moveMillis) {
+        long now = clock.millis();
+        advance(now);
+        if (max <= 0 || visibleCount == 0) {
+            return ReceiveOutcome.EMPTY;
+        }
         List<Delivery> out = new ArrayList<>(Math.min(max, visibleCount));
+        List<Delivery> toMove = List.of();
         long retention = retentionMillis.getAsLong();
-        while (out.size() < max) {
-            MessageRecord r = visible.pollFirst();
-            if (r == null) {
-                break;
-            }
-            if (r.removed) {
-                continue;
-            }
+        MessageRecord r;
+        while (out.size() < max && (r = ready.next()) != null) {
             if (r.sentTimestamp + retention <= now) {
                 drop(r);
                 continue;
             }
-            visibleCount--;
-            r.state = MessageState.IN_FLIGHT;
-            inFlightCount++;
-            r.receiveCount++;
-            if (r.firstReceiveTimestamp == 0) {
-                r.firstReceiveTimestamp = now;
+            if (maxReceiveCount > 0 && r.receiveCount >= maxReceiveCount) {
+                if (toMove.isEmpty()) {
+                    toMove = new ArrayList<>();
+                }
+                toMove.add(takeInFlight(r, now, moveMillis, false));
+                ready.endReceive();
+                continue;
             }
-            r.receivedAt = now;
-            r.receiptToken = tokens.nextLong();
-            schedule(r, now + visibilityMillis);
-            changes.add(PartitionChange.upsert(r));
-            out.add(r.deliver());
+            out.add(takeInFlight(r, now, visibilityMillis, true));
         }
-        return out;
+        ready.endReceive();
+        return new ReceiveOutcome(out, toMove);
+    }
+
+    /** A standard receive without redrive. */
+    public List<Delivery> receive(int max, long visibilityMillis) {
+        return receive(max, visibilityMillis, 0, 0).delivered();
     }
 
     /**
-     * Deletes a message by the token of its receipt handle. As SQS documents, a request with an
-     * outdated handle (the message was received again since) succeeds but deletes nothing, and
-     * so does one for a message that is already gone.
+     * Deletes a message by the token of its receipt handle. On a standard queue, as SQS
+     * documents, a request with an outdated handle (the message was received again since)
+     * succeeds but deletes nothing, and so does one for a message that is already gone. On a
+     * FIFO queue a handle whose visibility timeout has ended is refused.
      *
      * @return whether a message was deleted
      */
     public boolean delete(String messageId, long receiptToken) {
         advance(clock.millis());
         MessageRecord r = messages.get(messageId);
-        if (r == null || r.receiptToken != receiptToken || r.receiveCount == 0) {
+        boolean current = r != null && r.receiptToken == receiptToken && r.receiveCount > 0;
+        if (fifo && r != null && (!current || r.state != MessageState.IN_FLIGHT)) {
+            throw SqsException.invalidParameter("Value for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired.");
+        }
+        if (!current) {
             return false;
         }
         drop(r);
@@ -141,21 +219,20 @@ public final class Partition {
         }
         if (timeoutMillis == 0) {
             r.deadlineVersion++;
-            inFlightCount--;
-            makeVisible(r, now);
+            leaveInFlight(r, now);
         } else {
             schedule(r, now + timeoutMillis);
         }
         changes.add(PartitionChange.upsert(r));
     }
 
-    /** Removes every message, visible, in flight or delayed. */
+    /** Removes every message, visible, in flight or delayed. Deduplication records stay, as in SQS. */
     public void purge() {
         for (MessageRecord r : messages.values()) {
             r.removed = true;
         }
         messages.clear();
-        visible.clear();
+        ready.clear();
         deadlines.clear();
         visibleCount = 0;
         inFlightCount = 0;
@@ -163,7 +240,33 @@ public final class Partition {
         changes.add(PartitionChange.clear());
     }
 
-    /** Applies every deadline and retention expiry that is due; the owner's tick calls this. */
+    /** Remembers what a FIFO receive attempt returned, for a retry with the same attempt id. */
+    public void rememberAttempt(String attemptId, List<AttemptRef> refs) {
+        long now = clock.millis();
+        Attempt a = new Attempt(List.copyOf(refs), now + ATTEMPT_WINDOW_MILLIS);
+        attempts.remove(attemptId);
+        attempts.put(attemptId, a);
+        changes.add(PartitionChange.attempt(attemptId, a.refs));
+    }
+
+    /** What an earlier attempt with this id returned, or null when none is remembered. */
+    public List<AttemptRef> recallAttempt(String attemptId) {
+        advance(clock.millis());
+        Attempt a = attempts.get(attemptId);
+        return a == null ? null : a.refs;
+    }
+
+    /** The message again, as delivered with this token, while that receive's visibility timeout lasts. */
+    public Delivery redeliver(String messageId, long token) {
+        advance(clock.millis());
+        MessageRecord r = messages.get(messageId);
+        if (r == null || r.receiptToken != token || r.state != MessageState.IN_FLIGHT) {
+            return null;
+        }
+        return r.deliver();
+    }
+
+    /** Applies every deadline and expiry that is due; the owner's tick calls this. */
     public void advance(long now) {
         Deadline d;
         while ((d = deadlines.peek()) != null && d.at <= now) {
@@ -174,10 +277,10 @@ public final class Partition {
             }
             if (r.state == MessageState.DELAYED) {
                 delayedCount--;
+                makeVisible(r, d.at);
             } else {
-                inFlightCount--;
+                leaveInFlight(r, d.at);
             }
-            makeVisible(r, d.at);
         }
         expire(now);
     }
@@ -212,6 +315,30 @@ public final class Partition {
     public int delayedCount() { return delayedCount; }
     public int size() { return messages.size(); }
 
+    private Delivery takeInFlight(MessageRecord r, long now, long timeoutMillis, boolean countsAsReceive) {
+        visibleCount--;
+        r.state = MessageState.IN_FLIGHT;
+        inFlightCount++;
+        ready.tookInFlight(r);
+        if (countsAsReceive) {
+            r.receiveCount++;
+            if (r.firstReceiveTimestamp == 0) {
+                r.firstReceiveTimestamp = now;
+            }
+        }
+        r.receivedAt = now;
+        r.receiptToken = tokens.nextLong();
+        schedule(r, now + timeoutMillis);
+        changes.add(PartitionChange.upsert(r));
+        return r.deliver();
+    }
+
+    private void leaveInFlight(MessageRecord r, long at) {
+        inFlightCount--;
+        ready.leftInFlight(r);
+        makeVisible(r, at);
+    }
+
     private void expire(long now) {
         long retention = retentionMillis.getAsLong();
         Iterator<MessageRecord> it = messages.values().iterator();
@@ -223,14 +350,45 @@ public final class Partition {
             it.remove();
             forget(r);
         }
+        expireHead(dedup, now, e -> e.expiresAt(), PartitionChange.Kind.DEDUP);
+        expireHead(attempts, now, Attempt::expiresAt, PartitionChange.Kind.ATTEMPT);
+    }
+
+    private <V> void expireHead(LinkedHashMap<String, V> map, long now,
+                                java.util.function.ToLongFunction<V> expiresAt, PartitionChange.Kind kind) {
+        Iterator<java.util.Map.Entry<String, V>> it = map.entrySet().iterator();
+        while (it.hasNext()) {
+            java.util.Map.Entry<String, V> e = it.next();
+            if (expiresAt.applyAsLong(e.getValue()) > now) {
+                break;
+            }
+            it.remove();
+            changes.add(new PartitionChange(kind, e.getKey(), null, null));
+        }
+    }
+
+    private void putDedup(String key, DedupEntry e) {
+        dedup.remove(key);
+        dedup.put(key, e);
+        changes.add(PartitionChange.dedup(key, e));
+    }
+
+    /**
+     * FIFO sequence numbers: increasing within the partition (so within every group), roughly in
+     * time order across partitions, and distinct across them (the partition index is the low part).
+     */
+    private String nextSequence(long now) {
+        lastSequence = Math.max(lastSequence + 1, now * 1000);
+        return String.format("%020d", lastSequence * 1024 + index);
     }
 
     private void makeVisible(MessageRecord r, long at) {
         r.state = MessageState.VISIBLE;
         r.visibleAt = at;
-        visible.addLast(r);
         visibleCount++;
-        newlyVisible++;
+        if (ready.becameVisible(r)) {
+            newlyVisible++;
+        }
     }
 
     private void schedule(MessageRecord r, long at) {
@@ -239,7 +397,6 @@ public final class Partition {
         deadlines.add(new Deadline(at, r, r.deadlineVersion));
     }
 
-    /** Removes a message that is not in the visible deque any more (or will be skipped there). */
     private void drop(MessageRecord r) {
         messages.remove(r.messageId);
         forget(r);
@@ -251,10 +408,13 @@ public final class Partition {
         }
         r.removed = true;
         switch (r.state) {
-            // A visible record stays in the deque and is skipped there when it comes up.
+            // A visible record may stay in the ready set's structures; it is skipped there.
             case VISIBLE -> visibleCount--;
             case IN_FLIGHT -> inFlightCount--;
             case DELAYED -> delayedCount--;
+        }
+        if (ready.removed(r, r.state)) {
+            newlyVisible++;
         }
         changes.add(PartitionChange.remove(r));
     }

@@ -11,20 +11,28 @@ public sealed interface PartitionRequest<R> {
 
     R applyTo(Partition partition);
 
-    /** Store a message, visible after {@code delayMillis}. */
-    record Send(MessageRecord message, long delayMillis) implements PartitionRequest<Void> {
+    /** Store a message, visible after {@code delayMillis}; {@code dedupKey} is checked here when not null. */
+    record Send(MessageRecord message, long delayMillis, String dedupKey) implements PartitionRequest<SendOutcome> {
+        public Send(MessageRecord message, long delayMillis) {
+            this(message, delayMillis, null);
+        }
+
         @Override
-        public Void applyTo(Partition p) {
-            p.send(message, delayMillis);
-            return null;
+        public SendOutcome applyTo(Partition p) {
+            return p.send(message, delayMillis, dedupKey);
         }
     }
 
-    /** Receive up to {@code max} messages, in flight for {@code visibilityMillis}. */
-    record Receive(int max, long visibilityMillis) implements PartitionRequest<List<Delivery>> {
+    /** Receive up to {@code max} messages; those over {@code maxReceiveCount} (0: none) come back to be moved. */
+    record Receive(int max, long visibilityMillis, int maxReceiveCount, long moveMillis)
+            implements PartitionRequest<ReceiveOutcome> {
+        public Receive(int max, long visibilityMillis) {
+            this(max, visibilityMillis, 0, 0);
+        }
+
         @Override
-        public List<Delivery> applyTo(Partition p) {
-            return max <= 0 ? List.of() : p.receive(max, visibilityMillis);
+        public ReceiveOutcome applyTo(Partition p) {
+            return p.receive(max, visibilityMillis, maxReceiveCount, moveMillis);
         }
     }
 
@@ -52,6 +60,48 @@ public sealed interface PartitionRequest<R> {
         public Void applyTo(Partition p) {
             p.purge();
             return null;
+        }
+    }
+
+    /** Reserve a queue-wide deduplication key; answers the entry already there, or null. */
+    record ReserveDedup(String key, String messageId) implements PartitionRequest<DedupEntry> {
+        @Override
+        public DedupEntry applyTo(Partition p) {
+            return p.reserveDedup(key, messageId);
+        }
+    }
+
+    /** Confirm a reservation once its message is stored. */
+    record ConfirmDedup(String key, String messageId, String sequenceNumber) implements PartitionRequest<Void> {
+        @Override
+        public Void applyTo(Partition p) {
+            p.confirmDedup(key, messageId, sequenceNumber);
+            return null;
+        }
+    }
+
+    /** Remember a FIFO receive attempt's result. */
+    record RememberAttempt(String attemptId, List<AttemptRef> refs) implements PartitionRequest<Void> {
+        @Override
+        public Void applyTo(Partition p) {
+            p.rememberAttempt(attemptId, refs);
+            return null;
+        }
+    }
+
+    /** Recall a FIFO receive attempt's result, or null. */
+    record RecallAttempt(String attemptId) implements PartitionRequest<List<AttemptRef>> {
+        @Override
+        public List<AttemptRef> applyTo(Partition p) {
+            return p.recallAttempt(attemptId);
+        }
+    }
+
+    /** The message as delivered with this token, or null once that receive is over. */
+    record Redeliver(String messageId, long token) implements PartitionRequest<Delivery> {
+        @Override
+        public Delivery applyTo(Partition p) {
+            return p.redeliver(messageId, token);
         }
     }
 }

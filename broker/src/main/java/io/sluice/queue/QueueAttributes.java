@@ -74,17 +74,22 @@ public final class QueueAttributes {
     }
 
     /**
-     * Validates attributes given to CreateQueue or SetQueueAttributes.
+     * Validates attributes given to CreateQueue or SetQueueAttributes. FifoQueue is only
+     * accepted at creation (a queue's type cannot change) and is not stored: the type is.
      *
      * @return the attributes to store, in a canonical form
      */
-    public static Map<String, String> validate(Map<String, String> given, boolean fifo) {
+    public static Map<String, String> validate(Map<String, String> given, boolean fifo, boolean creating) {
         Map<String, String> out = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : given.entrySet()) {
             String name = e.getKey();
             String value = e.getValue() == null ? "" : e.getValue();
-            if (FIFO_ONLY.contains(name)) {
-                if (!fifo && !(name.equals(FIFO_QUEUE) && value.equalsIgnoreCase("false"))) {
+            if (name.equals(FIFO_QUEUE)) {
+                if (!creating || (!fifo && !value.equalsIgnoreCase("false"))) {
+                    throw invalidName(name);
+                }
+            } else if (FIFO_ONLY.contains(name)) {
+                if (!fifo) {
                     throw invalidName(name);
                 }
             } else if (!SETTABLE.contains(name)) {
@@ -116,9 +121,22 @@ public final class QueueAttributes {
         }
         return switch (name) {
             case SQS_MANAGED_SSE_ENABLED, CONTENT_BASED_DEDUPLICATION, FIFO_QUEUE -> bool(name, value);
-            case POLICY, REDRIVE_POLICY, REDRIVE_ALLOW_POLICY -> jsonObjectOrEmpty(name, value);
+            case POLICY -> jsonObjectOrEmpty(name, value);
+            // Checked against the queues they name by the caller, which reads the JSON.
+            case REDRIVE_POLICY, REDRIVE_ALLOW_POLICY -> value.trim();
+            case DEDUPLICATION_SCOPE -> oneOf(name, value, "messageGroup", "queue");
+            case FIFO_THROUGHPUT_LIMIT -> oneOf(name, value, "perQueue", "perMessageGroupId");
             default -> value;
         };
+    }
+
+    private static String oneOf(String name, String value, String... allowed) {
+        for (String a : allowed) {
+            if (a.equals(value)) {
+                return value;
+            }
+        }
+        throw invalidValue(name);
     }
 
     private static String bool(String name, String value) {

@@ -38,6 +38,20 @@ public record QueueMeta(
     public long retentionMillis() { return Long.parseLong(attribute(QueueAttributes.MESSAGE_RETENTION_PERIOD)) * 1000L; }
     public int receiveWaitTimeSeconds() { return Integer.parseInt(attribute(QueueAttributes.RECEIVE_MESSAGE_WAIT_TIME_SECONDS)); }
 
+    public boolean contentBasedDeduplication() { return "true".equals(attribute(QueueAttributes.CONTENT_BASED_DEDUPLICATION)); }
+
+    /** High-throughput FIFO: deduplication per message group instead of queue-wide. */
+    public boolean deduplicatesPerGroup() { return "messageGroup".equals(attribute(QueueAttributes.DEDUPLICATION_SCOPE)); }
+
+    /**
+     * The redrive policy, or null when none is set. The stored form is the canonical JSON the
+     * broker wrote itself ({@link RedrivePolicy#toJson()}), so a pattern reads it back.
+     */
+    public RedrivePolicy redrivePolicy() {
+        String v = attributes.get(QueueAttributes.REDRIVE_POLICY);
+        return v == null || v.isEmpty() ? null : RedrivePolicy.fromCanonicalJson(v);
+    }
+
     public QueueMeta withAttributes(Map<String, String> changes, long now) {
         Map<String, String> merged = new LinkedHashMap<>(attributes);
         changes.forEach((k, v) -> {

@@ -2,7 +2,6 @@ package io.sluice.server;
 
 import io.sluice.queue.ErrorCode;
 import io.sluice.queue.SqsException;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.HashMap;
 import java.util.Map;
@@ -16,7 +15,10 @@ final class Actions {
         TagActions tags = new TagActions(broker);
         PermissionActions permissions = new PermissionActions(broker);
         SendActions sends = new SendActions(broker);
-        ReceiveAction receive = new ReceiveAction(broker, vertx);
+        MessageMover mover = new MessageMover(broker);
+        PartitionClaims claims = new PartitionClaims(broker, mover);
+        ReceiveAction receive = new ReceiveAction(broker, vertx, claims);
+        MessageMoveTasks moveTasks = broker.moveTasks(() -> new MessageMoveTasks(broker, mover, claims, vertx));
         AcknowledgeActions acks = new AcknowledgeActions(broker);
 
         handlers.put("CreateQueue", queues::createQueue);
@@ -39,11 +41,9 @@ final class Actions {
         handlers.put("DeleteMessageBatch", acks::deleteMessageBatch);
         handlers.put("ChangeMessageVisibility", acks::changeMessageVisibility);
         handlers.put("ChangeMessageVisibilityBatch", acks::changeMessageVisibilityBatch);
-        // Message move tasks come with dead-letter queues; until then they are refused, not faked.
-        for (String a : new String[] {"StartMessageMoveTask", "CancelMessageMoveTask", "ListMessageMoveTasks"}) {
-            handlers.put(a, (p, i) -> Future.failedFuture(new SqsException(ErrorCode.UNSUPPORTED_OPERATION,
-                    a + " is not supported yet by this broker.")));
-        }
+        handlers.put("StartMessageMoveTask", moveTasks::start);
+        handlers.put("ListMessageMoveTasks", moveTasks::list);
+        handlers.put("CancelMessageMoveTask", moveTasks::cancel);
     }
 
     ActionHandler get(String action) {

@@ -33,6 +33,15 @@ final class Broker {
         this.longPolls = longPolls;
     }
 
+    private final java.util.concurrent.atomic.AtomicReference<MessageMoveTasks> moveTasks =
+            new java.util.concurrent.atomic.AtomicReference<>();
+
+    /** The node's one registry of move tasks, made by the first HTTP verticle that asks. */
+    MessageMoveTasks moveTasks(java.util.function.Supplier<MessageMoveTasks> create) {
+        moveTasks.compareAndSet(null, create.get());
+        return moveTasks.get();
+    }
+
     /** The queue a request's QueueUrl names; MissingParameter or QueueDoesNotExist otherwise. */
     QueueMeta queueOf(Params params) {
         String name = urls.nameOf(params.requiredString("QueueUrl"));

@@ -22,33 +22,31 @@ final class QueueActions {
     static final long PURGE_INTERVAL_MILLIS = 60_000;
 
     private final Broker broker;
+    private final RedriveAttributes redrive;
 
     QueueActions(Broker broker) {
         this.broker = broker;
+        this.redrive = new RedriveAttributes(broker);
     }
 
     Future<JsonObject> createQueue(Params params, RequestInfo info) {
         String name = params.requiredString("QueueName");
         Map<String, String> given = params.stringMap("Attributes");
-        boolean fifoName = QueueNames.isFifoName(name);
+        boolean fifo = QueueNames.isFifoName(name);
         boolean fifoAttribute = "true".equalsIgnoreCase(given.get(QueueAttributes.FIFO_QUEUE));
-        if (fifoName || fifoAttribute) {
-            if (fifoName != fifoAttribute) {
-                throw fifoName
-                        ? new SqsException(ErrorCode.INVALID_ATTRIBUTE_VALUE,
-                                "Invalid value for the parameter FifoQueue. Reason: Set FifoQueue to true for a queue name ending in .fifo.")
-                        : SqsException.invalidParameter("The name of a FIFO queue must end with the .fifo suffix.");
-            }
-            QueueNames.check(name, true);
-            throw new SqsException(ErrorCode.UNSUPPORTED_OPERATION, "FIFO queues are not supported yet by this broker.");
+        if (fifoAttribute && !fifo) {
+            throw SqsException.invalidParameter("The name of a FIFO queue can only include alphanumeric characters,"
+                    + " hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length.");
         }
-        QueueNames.check(name, false);
-        Map<String, String> attributes = QueueAttributes.validate(given, false);
+        // A .fifo name without FifoQueue=true is a standard queue name with a dot, which SQS refuses.
+        QueueNames.check(name, fifo && fifoAttribute);
+        Map<String, String> attributes = QueueAttributes.validate(given, fifo, true);
+        redrive.check(name, fifo, attributes);
         Map<String, String> tags = params.has("tags") ? params.stringMap("tags") : params.stringMap("Tags");
         TagActions.checkTags(tags);
         long now = broker.clock.millis();
         QueueMeta created = broker.registry.create(
-                new QueueMeta(name, false, broker.config.partitions(), now, now, attributes, tags, 0));
+                new QueueMeta(name, fifo, broker.config.partitions(), now, now, attributes, tags, 0));
         broker.partitions.open(created);
         return Future.succeededFuture(new JsonObject().put("QueueUrl", broker.urls.url(name)));
     }
@@ -123,7 +121,8 @@ final class QueueActions {
         if (!params.has("Attributes")) {
             throw SqsException.missingParameter("Attributes");
         }
-        Map<String, String> validated = QueueAttributes.validate(params.stringMap("Attributes"), meta.fifo());
+        Map<String, String> validated = QueueAttributes.validate(params.stringMap("Attributes"), meta.fifo(), false);
+        redrive.check(meta.name(), meta.fifo(), validated);
         long now = broker.clock.millis();
         broker.registry.update(meta.name(), m -> m.withAttributes(validated, now));
         return Future.succeededFuture(new JsonObject());
@@ -161,17 +160,9 @@ final class QueueActions {
         String last = null;
         boolean more = false;
         for (QueueMeta q : broker.registry.list("")) {
-            String policy = q.attributes().get(QueueAttributes.REDRIVE_POLICY);
-            if (policy == null || policy.isEmpty() || (after != null && q.name().compareTo(after) <= 0)) {
-                continue;
-            }
-            String arn;
-            try {
-                arn = new JsonObject(policy).getString("deadLetterTargetArn");
-            } catch (RuntimeException e) {
-                continue;
-            }
-            if (!targetArn.equals(arn)) {
+            io.sluice.queue.RedrivePolicy policy = q.redrivePolicy();
+            if (policy == null || !targetArn.equals(policy.deadLetterTargetArn())
+                    || (after != null && q.name().compareTo(after) <= 0)) {
                 continue;
             }
             if (urls.size() == limit) {

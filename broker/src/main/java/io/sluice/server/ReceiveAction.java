@@ -19,6 +19,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.HashSet;
+import io.sluice.server.PartitionClaims.Claimed;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,19 +32,19 @@ import java.util.concurrent.ThreadLocalRandom;
  * other with what is still wanted, so a receive never gets more than MaxNumberOfMessages.
  */
 final class ReceiveAction {
-    private static final Set<String> SYSTEM_ATTRIBUTES = Set.of("SenderId", "SentTimestamp",
-            "ApproximateReceiveCount", "ApproximateFirstReceiveTimestamp", "AWSTraceHeader");
+    private static final List<String> SYSTEM_ATTRIBUTES = List.of("SenderId", "SentTimestamp",
+            "ApproximateReceiveCount", "ApproximateFirstReceiveTimestamp", "AWSTraceHeader",
+            "MessageGroupId", "MessageDeduplicationId", "SequenceNumber", "DeadLetterQueueSourceArn");
 
     private final Broker broker;
     private final Vertx vertx;
+    private final PartitionClaims claims;
 
-    ReceiveAction(Broker broker, Vertx vertx) {
+    ReceiveAction(Broker broker, Vertx vertx, PartitionClaims claims) {
         this.broker = broker;
         this.vertx = vertx;
+        this.claims = claims;
     }
-
-    /** One claimed message and the partition it came from (the receipt handle names it). */
-    private record Claimed(int partition, Delivery delivery) { }
 
     Future<JsonObject> receiveMessage(Params params, RequestInfo info) {
         QueueMeta meta = broker.queueOf(params);
@@ -54,15 +55,22 @@ final class ReceiveAction {
         systemNames.addAll(params.stringList("MessageSystemAttributeNames"));
         List<String> attributeNames = params.stringList("MessageAttributeNames");
         long visibilityMillis = visibility * 1000L;
+        String attemptId = meta.fifo() ? params.optionalString("ReceiveRequestAttemptId") : null;
 
-        Future<List<Claimed>> claimed;
-        if (waitSeconds == 0) {
-            int allowance = InFlightQuota.allowance(inFlight(meta), broker.config.inFlightLimit(), max, true);
-            claimed = claim(meta, shortPollPartitions(meta), allowance, visibilityMillis);
-        } else {
-            claimed = new ParkedReceive(meta, max, visibilityMillis, waitSeconds * 1000L, info).start();
-        }
+        java.util.function.Supplier<Future<List<Claimed>>> fresh = () -> waitSeconds == 0
+                ? claims.claim(meta, shortPollPartitions(meta), allowance(meta, max, true), visibilityMillis, true)
+                : new ParkedReceive(meta, max, visibilityMillis, waitSeconds * 1000L, info).start();
+        Future<List<Claimed>> claimed = attemptId == null ? fresh.get() : new ReceiveAttempts(attemptId, meta).run(fresh);
         return claimed.map(list -> result(meta, list, systemNames, attributeNames));
+    }
+
+    /**
+     * How many messages this receive may put in flight. Standard queues answer a short poll over
+     * the quota with OverLimit; FIFO queues and long polls just get nothing more.
+     */
+    private int allowance(QueueMeta meta, int max, boolean shortPoll) {
+        long limit = meta.fifo() ? broker.config.fifoInFlightLimit() : broker.config.inFlightLimit();
+        return InFlightQuota.allowance(claims.inFlight(meta), limit, max, shortPoll && !meta.fifo());
     }
 
     private List<Integer> shortPollPartitions(QueueMeta meta) {
@@ -77,36 +85,6 @@ final class ReceiveAction {
         return ShortPollSampler.sample(visible, ThreadLocalRandom.current());
     }
 
-    private long inFlight(QueueMeta meta) {
-        long sum = 0;
-        for (PartitionStats s : broker.router.stats(meta.name())) {
-            sum += s.inFlight();
-        }
-        return sum;
-    }
-
-    /** Claims from the partitions in order, asking each only for what is still wanted. */
-    private Future<List<Claimed>> claim(QueueMeta meta, List<Integer> partitions, int wanted, long visibilityMillis) {
-        List<Claimed> out = new ArrayList<>();
-        if (wanted <= 0) {
-            return Future.succeededFuture(out);
-        }
-        return claimFrom(meta, partitions, 0, wanted, visibilityMillis, out);
-    }
-
-    private Future<List<Claimed>> claimFrom(QueueMeta meta, List<Integer> partitions, int i, int wanted,
-                                            long visibilityMillis, List<Claimed> out) {
-        if (i >= partitions.size() || out.size() >= wanted) {
-            return Future.succeededFuture(out);
-        }
-        int p = partitions.get(i);
-        return broker.router.execute(meta.name(), p, new PartitionRequest.Receive(wanted - out.size(), visibilityMillis))
-                .compose(deliveries -> {
-                    deliveries.forEach(d -> out.add(new Claimed(p, d)));
-                    return claimFrom(meta, partitions, i + 1, wanted, visibilityMillis, out);
-                });
-    }
-
     private JsonObject result(QueueMeta meta, List<Claimed> claimed, Set<String> systemNames, List<String> attributeNames) {
         JsonObject result = new JsonObject();
         if (claimed.isEmpty()) {
@@ -115,11 +93,11 @@ final class ReceiveAction {
         boolean allSystem = systemNames.contains("All");
         JsonArray messages = new JsonArray();
         for (Claimed c : claimed) {
-            Delivery d = c.delivery;
+            Delivery d = c.delivery();
             JsonObject m = new JsonObject()
                     .put("MessageId", d.messageId())
                     .put("ReceiptHandle", broker.receipts.encode(
-                            new ReceiptHandle(meta.name(), c.partition, d.messageId(), d.receiptToken())))
+                            new ReceiptHandle(meta.name(), c.partition(), d.messageId(), d.receiptToken())))
                     .put("MD5OfBody", d.md5OfBody())
                     .put("Body", d.body());
             JsonObject attributes = new JsonObject();
@@ -154,8 +132,65 @@ final class ReceiveAction {
                 MessageAttributeValue v = d.systemAttributes().get("AWSTraceHeader");
                 yield v == null ? null : v.stringValue();
             }
+            case "MessageGroupId" -> d.messageGroupId();
+            case "MessageDeduplicationId" -> d.deduplicationId();
+            case "SequenceNumber" -> d.sequenceNumber();
+            case "DeadLetterQueueSourceArn" -> d.deadLetterSourceArn();
             default -> null;
         };
+    }
+
+    /**
+     * FIFO ReceiveRequestAttemptId: the first attempt's result is remembered in the partition the
+     * id hashes to, so a retry (through any node) gets the same messages and receipt handles
+     * while their visibility timeout lasts; after that it is an ordinary receive.
+     */
+    private final class ReceiveAttempts {
+        private final String attemptId;
+        private final QueueMeta meta;
+        private final int home;
+
+        ReceiveAttempts(String attemptId, QueueMeta meta) {
+            io.sluice.queue.FifoRules.checkId("ReceiveRequestAttemptId", attemptId);
+            this.attemptId = attemptId;
+            this.meta = meta;
+            this.home = io.sluice.queue.FifoRules.partitionOf(attemptId, meta.partitions());
+        }
+
+        Future<List<Claimed>> run(java.util.function.Supplier<Future<List<Claimed>>> fresh) {
+            return broker.router.execute(meta.name(), home, new PartitionRequest.RecallAttempt(attemptId))
+                    .compose(refs -> refs == null ? Future.succeededFuture((List<Claimed>) null) : redeliver(refs))
+                    .compose(again -> again != null ? Future.succeededFuture(again) : fresh.get().compose(this::remember));
+        }
+
+        /** The remembered messages again, or null when any of them is no longer in flight under that receive. */
+        private Future<List<Claimed>> redeliver(List<io.sluice.queue.AttemptRef> refs) {
+            List<Future<Delivery>> all = new ArrayList<>();
+            for (io.sluice.queue.AttemptRef r : refs) {
+                all.add(broker.router.execute(meta.name(), r.partition(),
+                        new PartitionRequest.Redeliver(r.messageId(), r.token())));
+            }
+            return Future.all(all).map(done -> {
+                List<Claimed> out = new ArrayList<>();
+                for (int i = 0; i < refs.size(); i++) {
+                    Delivery d = all.get(i).result();
+                    if (d == null) {
+                        return null;
+                    }
+                    out.add(new Claimed(refs.get(i).partition(), d));
+                }
+                return out;
+            });
+        }
+
+        private Future<List<Claimed>> remember(List<Claimed> claimed) {
+            List<io.sluice.queue.AttemptRef> refs = new ArrayList<>();
+            for (Claimed c : claimed) {
+                refs.add(new io.sluice.queue.AttemptRef(c.partition(), c.delivery().messageId(), c.delivery().receiptToken()));
+            }
+            return broker.router.execute(meta.name(), home, new PartitionRequest.RememberAttempt(attemptId, refs))
+                    .map(v -> claimed);
+        }
     }
 
     /**
@@ -230,8 +265,8 @@ final class ReceiveAction {
                 finish(List.of());
                 return;
             }
-            int allowance = InFlightQuota.allowance(inFlight(meta), broker.config.inFlightLimit(), max, false);
-            claim(meta, ShortPollSampler.all(meta.partitions(), ThreadLocalRandom.current()), allowance, visibilityMillis)
+            claims.claim(meta, ShortPollSampler.all(meta.partitions(), ThreadLocalRandom.current()),
+                            allowance(meta, max, false), visibilityMillis, true)
                     .onComplete(ar -> {
                         claiming = false;
                         if (ar.failed()) {

@@ -2,21 +2,29 @@ package io.sluice.server;
 
 import io.sluice.protocol.Params;
 import io.sluice.queue.BatchRules;
+import io.sluice.queue.ErrorCode;
+import io.sluice.queue.FifoRules;
+import io.sluice.queue.Ids;
 import io.sluice.queue.MessageAttributeValue;
 import io.sluice.queue.MessageRecord;
 import io.sluice.queue.MessageRules;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.QueueMeta;
+import io.sluice.queue.SendOutcome;
 import io.sluice.queue.SqsException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import io.sluice.queue.Ids;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** SendMessage and SendMessageBatch. */
+/**
+ * SendMessage and SendMessageBatch. A standard message goes to a random partition; a FIFO
+ * message to its group's partition, after its deduplication id is checked where the queue
+ * keeps it: in the group's partition (per-group scope, or when the id hashes there), otherwise
+ * in the id's own partition, reserved before the message is stored and confirmed after.
+ */
 final class SendActions {
     private final Broker broker;
 
@@ -25,12 +33,12 @@ final class SendActions {
     }
 
     /** A validated message ready for a partition, with its size for the batch limit. */
-    private record Outgoing(MessageRecord record, long delayMillis, int size) { }
+    private record Outgoing(MessageRecord record, long delayMillis, int size, String dedupKey) { }
 
     Future<JsonObject> sendMessage(Params params, RequestInfo info) {
         QueueMeta meta = broker.queueOf(params);
         Outgoing out = validate(meta, params, info);
-        return send(meta, out).map(v -> sentResult(out.record));
+        return send(meta, out).map(outcome -> sentResult(out.record, outcome));
     }
 
     Future<JsonObject> sendMessageBatch(Params params, RequestInfo info) {
@@ -51,16 +59,23 @@ final class SendActions {
         }
         BatchRules.checkTotalSize(total);
         List<Future<JsonObject>> results = new ArrayList<>(entries.size());
+        // FIFO entries are stored one after the other so that a batch keeps its order within a group.
+        Future<?> previous = Future.succeededFuture();
         for (int i = 0; i < entries.size(); i++) {
             String id = entries.get(i).optionalString("Id");
             Object v = validated.get(i);
+            Future<JsonObject> result;
             if (v instanceof Outgoing out) {
-                results.add(send(meta, out)
-                        .map(ok -> sentResult(out.record).put("Id", id))
-                        .recover(err -> Future.succeededFuture(failureOf(id, err))));
+                Future<SendOutcome> sent = meta.fifo()
+                        ? previous.transform(ignored -> send(meta, out))
+                        : send(meta, out);
+                result = sent.map(outcome -> sentResult(out.record, outcome).put("Id", id))
+                        .recover(err -> Future.succeededFuture(failureOf(id, err)));
+                previous = result;
             } else {
-                results.add(Future.succeededFuture(MessageCodec.failure(id, (SqsException) v)));
+                result = Future.succeededFuture(MessageCodec.failure(id, (SqsException) v));
             }
+            results.add(result);
         }
         return MessageCodec.batchResult(results);
     }
@@ -74,23 +89,60 @@ final class SendActions {
         MessageRules.checkSystemAttributes(system);
         int size = MessageRules.size(body, attributes);
         MessageRules.checkSize(size, meta.maximumMessageSize());
-        int delay = MessageRules.delaySeconds(params.optionalInt("DelaySeconds"), meta.delaySeconds());
-        if (params.has("MessageDeduplicationId")) {
-            throw SqsException.invalidParameter("The request includes a parameter that is not valid for this queue type:"
-                    + " MessageDeduplicationId.");
+        String groupId = null;
+        String dedupId = null;
+        String dedupKey = null;
+        int delay;
+        if (meta.fifo()) {
+            groupId = params.optionalString("MessageGroupId");
+            FifoRules.checkId("MessageGroupId", groupId);
+            if (params.has("DelaySeconds")) {
+                throw SqsException.invalidParameter("Value " + params.json().getValue("DelaySeconds")
+                        + " for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type.");
+            }
+            dedupId = FifoRules.deduplicationId(params.optionalString("MessageDeduplicationId"), body,
+                    meta.contentBasedDeduplication());
+            dedupKey = FifoRules.dedupKey(dedupId, groupId, meta.deduplicatesPerGroup());
+            delay = meta.delaySeconds();
+        } else {
+            if (params.has("MessageDeduplicationId")) {
+                throw SqsException.invalidParameter("The request includes a parameter that is not valid for this queue type:"
+                        + " MessageDeduplicationId.");
+            }
+            delay = MessageRules.delaySeconds(params.optionalInt("DelaySeconds"), meta.delaySeconds());
         }
         MessageRecord record = new MessageRecord(Ids.newId(), body, attributes, system,
-                broker.clock.millis(), info.senderId(), null, null, null);
-        return new Outgoing(record, delay * 1000L, size);
+                broker.clock.millis(), info.senderId(), groupId, dedupId, null);
+        return new Outgoing(record, delay * 1000L, size, dedupKey);
     }
 
-    /** A standard queue's message may go to any partition; random spreads load without shared state. */
-    private Future<Void> send(QueueMeta meta, Outgoing out) {
-        int partition = ThreadLocalRandom.current().nextInt(meta.partitions());
-        return broker.router.execute(meta.name(), partition, new PartitionRequest.Send(out.record, out.delayMillis));
+    private Future<SendOutcome> send(QueueMeta meta, Outgoing out) {
+        if (!meta.fifo()) {
+            // Any partition will do; random spreads load without shared state.
+            int partition = ThreadLocalRandom.current().nextInt(meta.partitions());
+            return broker.router.execute(meta.name(), partition, new PartitionRequest.Send(out.record, out.delayMillis));
+        }
+        int group = FifoRules.partitionOf(out.record.messageGroupId(), meta.partitions());
+        int dedupHome = meta.deduplicatesPerGroup() ? group : FifoRules.partitionOf(out.dedupKey, meta.partitions());
+        if (dedupHome == group) {
+            return broker.router.execute(meta.name(), group, new PartitionRequest.Send(out.record, out.delayMillis, out.dedupKey));
+        }
+        return broker.router.execute(meta.name(), dedupHome, new PartitionRequest.ReserveDedup(out.dedupKey, out.record.messageId()))
+                .compose(seen -> {
+                    if (seen != null && seen.confirmed()) {
+                        return Future.succeededFuture(new SendOutcome(seen.messageId(), seen.sequenceNumber(), true));
+                    }
+                    // Unconfirmed: an earlier send of this id may have failed between the two steps;
+                    // store under the reserved id (a no-op when that send did store it).
+                    MessageRecord record = seen == null ? out.record : out.record.withMessageId(seen.messageId());
+                    return broker.router.execute(meta.name(), group, new PartitionRequest.Send(record, out.delayMillis))
+                            .compose(stored -> broker.router.execute(meta.name(), dedupHome,
+                                            new PartitionRequest.ConfirmDedup(out.dedupKey, stored.messageId(), stored.sequenceNumber()))
+                                    .map(v -> stored));
+                });
     }
 
-    private static JsonObject sentResult(MessageRecord r) {
+    private static JsonObject sentResult(MessageRecord r, SendOutcome outcome) {
         JsonObject result = new JsonObject().put("MD5OfMessageBody", r.md5OfBody());
         if (r.md5OfAttributes() != null) {
             result.put("MD5OfMessageAttributes", r.md5OfAttributes());
@@ -98,12 +150,16 @@ final class SendActions {
         if (r.md5OfSystemAttributes() != null) {
             result.put("MD5OfMessageSystemAttributes", r.md5OfSystemAttributes());
         }
-        return result.put("MessageId", r.messageId());
+        result.put("MessageId", outcome.messageId());
+        if (outcome.sequenceNumber() != null) {
+            result.put("SequenceNumber", outcome.sequenceNumber());
+        }
+        return result;
     }
 
     static JsonObject failureOf(String id, Throwable err) {
         SqsException e = err instanceof SqsException s ? s
-                : new SqsException(io.sluice.queue.ErrorCode.INTERNAL_FAILURE, "Internal failure.");
+                : new SqsException(ErrorCode.INTERNAL_FAILURE, "Internal failure.");
         return MessageCodec.failure(id, e);
     }
 }

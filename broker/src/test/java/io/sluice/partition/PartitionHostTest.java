@@ -74,7 +74,7 @@ class PartitionHostTest {
     @Test
     void requestsOfOneLoopTurnShareOneCommit() throws Exception {
         PartitionDirectory d = directory();
-        List<Future<Void>> sends = new ArrayList<>();
+        List<Future<io.sluice.queue.SendOutcome>> sends = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
             sends.add(d.execute("q", 0, new PartitionRequest.Send(message(i), 0)));
         }
@@ -88,13 +88,13 @@ class PartitionHostTest {
     void clientIsAnsweredOnlyAfterTheCommitCompletes() throws Exception {
         PartitionDirectory d = directory();
         holdCommits = true;
-        Future<Void> send = d.execute("q", 0, new PartitionRequest.Send(message(1), 0));
+        Future<io.sluice.queue.SendOutcome> send = d.execute("q", 0, new PartitionRequest.Send(message(1), 0));
         org.awaitility.Awaitility.await().atMost(5, TimeUnit.SECONDS).until(() -> !pendingCommits.isEmpty());
         assertFalse(send.isComplete(), "not answered before the commit");
         holdCommits = false;
         pendingCommits.forEach(f -> f.complete(null));
         await(send);
-        List<Delivery> got = await(d.execute("q", 0, new PartitionRequest.Receive(10, 30_000)));
+        List<Delivery> got = await(d.execute("q", 0, new PartitionRequest.Receive(10, 30_000))).delivered();
         assertEquals(1, got.size());
         assertEquals(1, d.stats("q")[0].inFlight());
     }
@@ -103,7 +103,7 @@ class PartitionHostTest {
     void deletedQueueFailsLaterRequests() throws Exception {
         PartitionDirectory d = directory();
         d.close("q");
-        Future<List<Delivery>> f = d.execute("q", 0, new PartitionRequest.Receive(1, 1000));
+        Future<io.sluice.queue.ReceiveOutcome> f = d.execute("q", 0, new PartitionRequest.Receive(1, 1000));
         org.awaitility.Awaitility.await().atMost(5, TimeUnit.SECONDS).until(f::isComplete);
         assertTrue(f.failed());
     }

@@ -168,16 +168,16 @@ class RulesTest {
 
     @Test
     void queueAttributesAreValidatedAndReportedWithDefaults() {
-        Map<String, String> ok = QueueAttributes.validate(Map.of("VisibilityTimeout", "45", "DelaySeconds", "0"), false);
+        Map<String, String> ok = QueueAttributes.validate(Map.of("VisibilityTimeout", "45", "DelaySeconds", "0"), false, true);
         assertEquals("45", ok.get("VisibilityTimeout"));
         assertEquals(ErrorCode.INVALID_ATTRIBUTE_VALUE, assertThrows(SqsException.class,
-                () -> QueueAttributes.validate(Map.of("MessageRetentionPeriod", "59"), false)).code());
+                () -> QueueAttributes.validate(Map.of("MessageRetentionPeriod", "59"), false, true)).code());
         assertEquals(ErrorCode.INVALID_ATTRIBUTE_VALUE, assertThrows(SqsException.class,
-                () -> QueueAttributes.validate(Map.of("MaximumMessageSize", "1048577"), false)).code());
+                () -> QueueAttributes.validate(Map.of("MaximumMessageSize", "1048577"), false, true)).code());
         assertEquals(ErrorCode.INVALID_ATTRIBUTE_NAME, assertThrows(SqsException.class,
-                () -> QueueAttributes.validate(Map.of("ContentBasedDeduplication", "true"), false)).code());
+                () -> QueueAttributes.validate(Map.of("ContentBasedDeduplication", "true"), false, true)).code());
         assertEquals(ErrorCode.INVALID_ATTRIBUTE_NAME, assertThrows(SqsException.class,
-                () -> QueueAttributes.validate(Map.of("QueueArn", "x"), false)).code());
+                () -> QueueAttributes.validate(Map.of("QueueArn", "x"), false, true)).code());
         QueueMeta meta = new QueueMeta("q", false, 4, 1_000_000, 2_000_000, ok, Map.of(), 0);
         Map<String, String> all = QueueAttributes.report(meta, List.of("All"), "arn:q", new long[] {1, 2, 3});
         assertEquals("45", all.get("VisibilityTimeout"));

@@ -1,0 +1,30 @@
+package io.sluice.queue;
+
+/**
+ * Which stored messages a receive may take next. Standard queues take any visible message,
+ * oldest first; FIFO queues take messages of unlocked groups in group order. The partition
+ * reports every state change; the set decides what is receivable.
+ */
+interface ReadySet {
+    /** A message was stored, in any state. */
+    void stored(MessageRecord r);
+
+    /** A message became visible. @return whether receivable messages may have appeared */
+    boolean becameVisible(MessageRecord r);
+
+    /** A visible message was taken by a receive. */
+    void tookInFlight(MessageRecord r);
+
+    /** An in-flight message's timeout ended (it becomes visible right after). */
+    void leftInFlight(MessageRecord r);
+
+    /** A message was deleted, expired or moved. @return whether receivable messages may have appeared */
+    boolean removed(MessageRecord r, MessageState lastState);
+
+    /** The next message this receive may take, or null; {@link #endReceive()} closes the receive. */
+    MessageRecord next();
+
+    void endReceive();
+
+    void clear();
+}
