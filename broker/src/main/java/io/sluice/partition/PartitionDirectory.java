@@ -20,6 +20,7 @@ public final class PartitionDirectory implements PartitionRouter {
     private final QueueRegistry registry;
     private final VisibilityListener listener;
     private final ConcurrentHashMap<String, PartitionHost[]> queues = new ConcurrentHashMap<>();
+    private final io.sluice.queue.SequenceClock sequences = new io.sluice.queue.SequenceClock();
 
     public PartitionDirectory(PartitionLoops loops, CommitPort port, Clock clock,
                               QueueRegistry registry, VisibilityListener listener) {
@@ -36,7 +37,7 @@ public final class PartitionDirectory implements PartitionRouter {
             PartitionHost[] hosts = new PartitionHost[meta.partitions()];
             for (int i = 0; i < hosts.length; i++) {
                 // Retention is read from the registry at expiry time, so SetQueueAttributes applies to stored messages.
-                Partition state = new Partition(clock, () -> retentionOf(name), meta.fifo(), i);
+                Partition state = new Partition(clock, () -> retentionOf(name), meta.fifo(), i, sequences);
                 hosts[i] = new PartitionHost(name, i, state, loops.assign(), port, listener);
                 loops.attach(hosts[i]);
             }

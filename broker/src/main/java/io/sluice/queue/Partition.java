@@ -42,7 +42,7 @@ public final class Partition {
     private int delayedCount;
     /** Messages that became receivable since the owner last asked: long polls wait for these. */
     private int newlyVisible;
-    private long lastSequence;
+    private final SequenceClock sequences;
 
     private record Deadline(long at, MessageRecord record, int version) implements Comparable<Deadline> {
         @Override
@@ -56,9 +56,11 @@ public final class Partition {
      * @param retentionMillis the queue's current MessageRetentionPeriod, read when expiring
      * @param fifo            whether messages are handed out by message group
      * @param index           this partition's number in its queue (part of FIFO sequence numbers)
+     * @param sequences       where FIFO sequence numbers come from, shared by the node's partitions
      */
-    public Partition(Clock clock, LongSupplier retentionMillis, boolean fifo, int index) {
+    public Partition(Clock clock, LongSupplier retentionMillis, boolean fifo, int index, SequenceClock sequences) {
         this.clock = clock;
+        this.sequences = sequences;
         this.retentionMillis = retentionMillis;
         this.fifo = fifo;
         this.index = index;
@@ -67,7 +69,7 @@ public final class Partition {
 
     /** A standard-queue partition. */
     public Partition(Clock clock, LongSupplier retentionMillis) {
-        this(clock, retentionMillis, false, 0);
+        this(clock, retentionMillis, false, 0, new SequenceClock());
     }
 
     /**
@@ -374,12 +376,11 @@ public final class Partition {
     }
 
     /**
-     * FIFO sequence numbers: increasing within the partition (so within every group), roughly in
-     * time order across partitions, and distinct across them (the partition index is the low part).
+     * FIFO sequence numbers: increasing across the node's partitions (so within the queue and
+     * every group), close to time order, and distinct across nodes' partitions by the low part.
      */
     private String nextSequence(long now) {
-        lastSequence = Math.max(lastSequence + 1, now * 1000);
-        return String.format("%020d", lastSequence * 1024 + index);
+        return String.format("%020d", sequences.next(now) * 1024 + index);
     }
 
     private void makeVisible(MessageRecord r, long at) {

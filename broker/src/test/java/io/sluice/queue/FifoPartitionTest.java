@@ -1,0 +1,186 @@
+package io.sluice.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** FIFO partitions, dead-letter redrive and move pacing, with a fake clock. */
+class FifoPartitionTest {
+    private final FakeClock clock = new FakeClock();
+    private final Partition partition = new Partition(clock, () -> 345_600_000L, true, 3, new SequenceClock());
+    private int sequence;
+
+    private MessageRecord message(String group, String body) {
+        return new MessageRecord("m" + (++sequence), body, Map.of(), Map.of(), clock.millis(), "s",
+                group, "d" + sequence, null);
+    }
+
+    private List<String> bodies(List<Delivery> ds) {
+        return ds.stream().map(Delivery::body).toList();
+    }
+
+    @Test
+    void groupIsLockedWhileAMessageOfItIsInFlight() {
+        partition.send(message("A", "a1"), 0);
+        partition.send(message("A", "a2"), 0);
+        partition.send(message("B", "b1"), 0);
+        List<Delivery> first = partition.receive(1, 30_000);
+        assertEquals(List.of("a1"), bodies(first));
+        assertEquals(List.of("b1"), bodies(partition.receive(10, 30_000)), "A is locked; B is not");
+        assertTrue(partition.receive(10, 30_000).isEmpty());
+        partition.delete(first.get(0).messageId(), first.get(0).receiptToken());
+        assertEquals(1, partition.takeNewlyVisible() > 0 ? 1 : 0, "unlocking a group wakes waiters");
+        assertEquals(List.of("a2"), bodies(partition.receive(10, 30_000)));
+    }
+
+    @Test
+    void oneReceiveTakesSeveralMessagesOfAGroupInOrder() {
+        for (int i = 1; i <= 4; i++) {
+            partition.send(message("A", "a" + i), 0);
+        }
+        partition.send(message("B", "b1"), 0);
+        List<Delivery> got = partition.receive(10, 30_000);
+        assertEquals(5, got.size());
+        List<String> a = bodies(got).stream().filter(b -> b.startsWith("a")).toList();
+        assertEquals(List.of("a1", "a2", "a3", "a4"), a);
+    }
+
+    @Test
+    void visibilityExpiryUnlocksTheGroupAndRedeliversInOrder() {
+        partition.send(message("A", "a1"), 0);
+        partition.send(message("A", "a2"), 0);
+        partition.receive(1, 1_000);
+        clock.advanceSeconds(1);
+        assertEquals(List.of("a1", "a2"), bodies(partition.receive(10, 30_000)));
+    }
+
+    @Test
+    void deleteWithAnExpiredHandleFailsOnFifo() {
+        partition.send(message("A", "a1"), 0);
+        Delivery d = partition.receive(1, 1_000).get(0);
+        clock.advanceSeconds(2);
+        SqsException e = assertThrows(SqsException.class, () -> partition.delete(d.messageId(), d.receiptToken()));
+        assertEquals(ErrorCode.INVALID_PARAMETER_VALUE, e.code());
+        assertEquals(1, partition.size());
+    }
+
+    @Test
+    void sequenceNumbersIncreaseAndCarryThePartition() {
+        SendOutcome one = partition.send(message("A", "x"), 0, null);
+        SendOutcome two = partition.send(message("B", "y"), 0, null);
+        assertEquals(20, one.sequenceNumber().length());
+        assertTrue(two.sequenceNumber().compareTo(one.sequenceNumber()) > 0);
+        assertEquals(3, Long.parseLong(one.sequenceNumber()) % 1024);
+    }
+
+    @Test
+    void duplicateWithinFiveMinutesIsAnsweredWithTheOriginalEvenAfterDelete() {
+        SendOutcome first = partition.send(message("A", "x"), 0, "dedup-1");
+        SendOutcome again = partition.send(message("A", "x"), 0, "dedup-1");
+        assertTrue(again.duplicate());
+        assertEquals(first.messageId(), again.messageId());
+        assertEquals(first.sequenceNumber(), again.sequenceNumber());
+        assertEquals(1, partition.size());
+        Delivery d = partition.receive(1, 30_000).get(0);
+        partition.delete(d.messageId(), d.receiptToken());
+        clock.advanceSeconds(299);
+        assertTrue(partition.send(message("A", "x"), 0, "dedup-1").duplicate(), "still within the window");
+        assertEquals(0, partition.size());
+        clock.advanceSeconds(1);
+        SendOutcome later = partition.send(message("A", "x"), 0, "dedup-1");
+        assertFalse(later.duplicate(), "the window is 5 minutes");
+        assertEquals(1, partition.size());
+    }
+
+    @Test
+    void reservedDedupKeysAreConfirmedAfterTheStore() {
+        assertNull(partition.reserveDedup("k", "id-1"));
+        DedupEntry pending = partition.reserveDedup("k", "id-2");
+        assertEquals("id-1", pending.messageId());
+        assertFalse(pending.confirmed(), "a retry must store under id-1, not give up");
+        partition.confirmDedup("k", "id-1", "00000000000000000042");
+        assertTrue(partition.reserveDedup("k", "id-3").confirmed());
+        clock.advanceSeconds(300);
+        assertNull(partition.reserveDedup("k", "id-4"), "expired after 5 minutes");
+    }
+
+    @Test
+    void receiveAttemptsAreRememberedForFiveMinutesAndRedeliverWhileInFlight() {
+        partition.send(message("A", "a1"), 0);
+        Delivery d = partition.receive(1, 60_000).get(0);
+        partition.rememberAttempt("att", List.of(new AttemptRef(3, d.messageId(), d.receiptToken())));
+        assertEquals(1, partition.recallAttempt("att").size());
+        Delivery again = partition.redeliver(d.messageId(), d.receiptToken());
+        assertNotNull(again);
+        assertEquals(d.receiptToken(), again.receiptToken(), "same receipt handle");
+        clock.advanceSeconds(61);
+        assertNull(partition.redeliver(d.messageId(), d.receiptToken()), "visibility timeout over");
+        clock.advanceSeconds(240);
+        assertNull(partition.recallAttempt("att"));
+    }
+
+    @Test
+    void messagePastMaxReceiveCountIsHandedBackForTheDeadLetterQueue() {
+        Partition standard = new Partition(clock, () -> 345_600_000L);
+        standard.send(new MessageRecord("m", "poison", Map.of(), Map.of(), clock.millis(), "s", null, null, null), 0);
+        for (int i = 1; i <= 2; i++) {
+            ReceiveOutcome o = standard.receive(10, 1_000, 2, 30_000);
+            assertEquals(1, o.delivered().size(), "receive " + i);
+            clock.advanceSeconds(1);
+        }
+        ReceiveOutcome third = standard.receive(10, 1_000, 2, 30_000);
+        assertTrue(third.delivered().isEmpty(), "received twice already: not delivered again");
+        assertEquals(1, third.toMove().size());
+        Delivery moving = third.toMove().get(0);
+        assertEquals(2, moving.receiveCount(), "a move is not a receive");
+        clock.advanceSeconds(5);
+        assertTrue(standard.receive(10, 1_000, 2, 30_000).delivered().isEmpty(), "hidden while it moves");
+        assertTrue(standard.delete(moving.messageId(), moving.receiptToken()), "the move deletes the original");
+        assertEquals(0, standard.size());
+    }
+
+    @Test
+    void failedMoveBringsTheMessageBackToBeMovedAgain() {
+        Partition standard = new Partition(clock, () -> 345_600_000L);
+        standard.send(new MessageRecord("m", "poison", Map.of(), Map.of(), clock.millis(), "s", null, null, null), 0);
+        standard.receive(1, 0, 1, 30_000);
+        assertEquals(1, standard.receive(1, 1_000, 1, 30_000).toMove().size());
+        clock.advanceSeconds(30);
+        assertEquals(1, standard.receive(1, 1_000, 1, 30_000).toMove().size(), "nothing lost");
+    }
+
+    @Test
+    void movedCopyKeepsIdBodyAttributesAndSentTime() {
+        Delivery d = new Delivery("id", 1, "b", Md5.ofBody("b"), Map.of("k", MessageAttributeValue.ofString("String", "v")),
+                Map.of(), 1234, "s", 3, 1000, "g", "dd", "seq", null);
+        MessageRecord copy = MessageRecord.movedCopy(d, "arn:src", 3);
+        Delivery out = copy.deliver();
+        assertEquals("id", out.messageId());
+        assertEquals(1234, out.sentTimestamp());
+        assertEquals(d.attributes(), out.attributes());
+        assertEquals("arn:src", out.deadLetterSourceArn());
+        assertEquals(3, out.receiveCount());
+    }
+
+    @Test
+    void movePacerHoldsTheRate() {
+        MovePacer pacer = new MovePacer(clock, 2);
+        assertEquals(1, pacer.take(10), "one permit to start with");
+        assertEquals(0, pacer.take(10));
+        assertEquals(500, pacer.millisUntilNext());
+        clock.advanceMillis(500);
+        assertEquals(1, pacer.take(10));
+        clock.advanceSeconds(60);
+        assertEquals(2, pacer.take(10), "no burst beyond one second's worth after a pause");
+        MovePacer fast = new MovePacer(clock, 500);
+        clock.advanceSeconds(1);
+        assertEquals(10, fast.take(10));
+    }
+}
