@@ -165,11 +165,14 @@ class FifoSendTest {
     void batchEntriesGetQueueWideIncreasingSequenceNumbersInEntryOrder() {
         // Stricter than SQS documents (which only promises per-group increase): issue 3 asks for
         // SequenceNumber "increasing within the queue", per entry of a batch too.
-        String url = createFifoQueue(broker, "batchseq");
-        List<BigInteger> s = sendAroundABatch(url);
-        for (int i = 1; i < s.size(); i++) {
-            assertTrue(s.get(i).compareTo(s.get(i - 1)) > 0, "SequenceNumber must increase across the queue in send "
-                    + "and entry order (first, e0..e9 alternating groups a/b, last): " + s);
+        // Several rounds: entries of two groups land on two partitions, whose interleaving varies.
+        for (int round = 0; round < 5; round++) {
+            String url = createFifoQueue(broker, "batchseq");
+            List<BigInteger> s = sendAroundABatch(url);
+            for (int i = 1; i < s.size(); i++) {
+                assertTrue(s.get(i).compareTo(s.get(i - 1)) > 0, "SequenceNumber must increase across the queue in "
+                        + "send and entry order (first, e0..e9 alternating groups a/b, last): " + s);
+            }
         }
     }
 
