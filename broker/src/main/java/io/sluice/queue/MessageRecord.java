@@ -88,6 +88,27 @@ public final class MessageRecord {
     public long visibleAt() { return visibleAt; }
     public int receiveCount() { return receiveCount; }
 
+    /** The whole state, for replication. */
+    public StoredMessage snapshot() {
+        return new StoredMessage(messageId, body, attributes, systemAttributes, sentTimestamp, senderId,
+                messageGroupId, deduplicationId, sequenceNumber, deadLetterSourceArn, state, visibleAt,
+                receiveCount, firstReceiveTimestamp, receivedAt, receiptToken);
+    }
+
+    /** A record rebuilt from its replica, in the state it was committed in. */
+    public static MessageRecord restore(StoredMessage s) {
+        MessageRecord r = new MessageRecord(s.messageId(), s.body(), s.attributes(), s.systemAttributes(),
+                s.sentTimestamp(), s.senderId(), s.messageGroupId(), s.deduplicationId(), s.deadLetterSourceArn());
+        r.sequenceNumber = s.sequenceNumber();
+        r.state = s.state();
+        r.visibleAt = s.visibleAt();
+        r.receiveCount = s.receiveCount();
+        r.firstReceiveTimestamp = s.firstReceiveTimestamp();
+        r.receivedAt = s.receivedAt();
+        r.receiptToken = s.receiptToken();
+        return r;
+    }
+
     /** An immutable copy of what a receiver is given, safe to hand to another thread. */
     Delivery deliver() {
         return new Delivery(messageId, receiptToken, body, md5OfBody, attributes, systemAttributes,

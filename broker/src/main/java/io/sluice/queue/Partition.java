@@ -242,13 +242,49 @@ public final class Partition {
         changes.add(PartitionChange.clear());
     }
 
+    /**
+     * Rebuilds the partition from its replica when this node becomes its owner: records in send
+     * order, each put back where its state and {@code visibleAt} say (deadlines that passed while
+     * nobody owned the partition are applied at once), plus the deduplication records and
+     * receive attempts still within their windows. Nothing here is a new change.
+     */
+    public void restore(List<StoredMessage> stored, java.util.Map<String, DedupEntry> dedupEntries,
+                        java.util.Map<String, StoredAttempt> storedAttempts) {
+        List<StoredMessage> ordered = new ArrayList<>(stored);
+        ordered.sort(java.util.Comparator.comparingLong(StoredMessage::sentTimestamp)
+                .thenComparing(m -> m.sequenceNumber() == null ? "" : m.sequenceNumber()));
+        for (StoredMessage s : ordered) {
+            MessageRecord r = MessageRecord.restore(s);
+            messages.put(r.messageId, r);
+            ready.stored(r);
+            switch (s.state()) {
+                case VISIBLE -> makeVisible(r, r.visibleAt);
+                case DELAYED -> {
+                    delayedCount++;
+                    schedule(r, r.visibleAt);
+                }
+                case IN_FLIGHT -> {
+                    inFlightCount++;
+                    ready.tookInFlight(r);
+                    schedule(r, r.visibleAt);
+                }
+            }
+        }
+        dedupEntries.entrySet().stream()
+                .sorted(java.util.Map.Entry.comparingByValue(java.util.Comparator.comparingLong(DedupEntry::expiresAt)))
+                .forEach(e -> dedup.put(e.getKey(), e.getValue()));
+        storedAttempts.forEach((id, a) -> attempts.put(id, new Attempt(a.refs(), a.expiresAt())));
+        advance(clock.millis());
+        changes.clear();
+    }
+
     /** Remembers what a FIFO receive attempt returned, for a retry with the same attempt id. */
     public void rememberAttempt(String attemptId, List<AttemptRef> refs) {
         long now = clock.millis();
         Attempt a = new Attempt(List.copyOf(refs), now + ATTEMPT_WINDOW_MILLIS);
         attempts.remove(attemptId);
         attempts.put(attemptId, a);
-        changes.add(PartitionChange.attempt(attemptId, a.refs));
+        changes.add(PartitionChange.attempt(attemptId, new StoredAttempt(a.refs, a.expiresAt)));
     }
 
     /** What an earlier attempt with this id returned, or null when none is remembered. */
