@@ -14,6 +14,7 @@ package io.sluice.config;
  * @param inFlightLimit     in-flight messages per standard queue before short polls get OverLimit
  * @param maxRequestBytes   largest HTTP request body accepted, checked before buffering
  * @param fifoInFlightLimit in-flight messages per FIFO queue; receives past it just get nothing more
+ * @param cluster           how this node joins its cluster
  */
 public record BrokerConfig(
         String host,
@@ -25,7 +26,8 @@ public record BrokerConfig(
         boolean shortPollSampling,
         int inFlightLimit,
         int maxRequestBytes,
-        int fifoInFlightLimit) {
+        int fifoInFlightLimit,
+        ClusterSettings cluster) {
 
     public static final int DEFAULT_PORT = 9324;
     /** 1 MiB of message plus room for the encoding of a batch's parameters. */
@@ -33,7 +35,7 @@ public record BrokerConfig(
 
     public static BrokerConfig defaults() {
         return new BrokerConfig("127.0.0.1", DEFAULT_PORT, null, "000000000000", "us-east-1",
-                8, true, 120_000, DEFAULT_MAX_REQUEST_BYTES, 120_000);
+                8, true, 120_000, DEFAULT_MAX_REQUEST_BYTES, 120_000, ClusterSettings.defaults());
     }
 
     /** The base URL in queue URLs: the configured one, or the node's own address. */
@@ -46,42 +48,46 @@ public record BrokerConfig(
     }
 
     public BrokerConfig withHost(String v) {
-        return new BrokerConfig(v, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit);
+        return new BrokerConfig(v, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster);
     }
 
     public BrokerConfig withPort(int v) {
-        return new BrokerConfig(host, v, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit);
+        return new BrokerConfig(host, v, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster);
     }
 
     public BrokerConfig withBaseUrl(String v) {
-        return new BrokerConfig(host, port, v, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit);
+        return new BrokerConfig(host, port, v, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster);
     }
 
     public BrokerConfig withAccountId(String v) {
-        return new BrokerConfig(host, port, baseUrl, v, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit);
+        return new BrokerConfig(host, port, baseUrl, v, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster);
     }
 
     public BrokerConfig withRegion(String v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, v, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit);
+        return new BrokerConfig(host, port, baseUrl, accountId, v, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster);
     }
 
     public BrokerConfig withPartitions(int v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, v, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit);
+        return new BrokerConfig(host, port, baseUrl, accountId, region, v, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster);
     }
 
     public BrokerConfig withShortPollSampling(boolean v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, v, inFlightLimit, maxRequestBytes, fifoInFlightLimit);
+        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, v, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster);
     }
 
     public BrokerConfig withInFlightLimit(int v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, v, maxRequestBytes, fifoInFlightLimit);
+        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, v, maxRequestBytes, fifoInFlightLimit, cluster);
     }
 
     public BrokerConfig withMaxRequestBytes(int v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, v, fifoInFlightLimit);
+        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, v, fifoInFlightLimit, cluster);
     }
 
     public BrokerConfig withFifoInFlightLimit(int v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, v);
+        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, v, cluster);
+    }
+
+    public BrokerConfig withCluster(ClusterSettings v) {
+        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, v);
     }
 }

@@ -30,7 +30,11 @@ public final class ConfigLoader {
         SHORT_POLL_SAMPLING("--short-poll-sampling", "SLUICE_SHORT_POLL_SAMPLING", "shortPollSampling"),
         IN_FLIGHT_LIMIT("--in-flight-limit", "SLUICE_IN_FLIGHT_LIMIT", "inFlightLimit"),
         MAX_REQUEST_BYTES("--max-request-bytes", "SLUICE_MAX_REQUEST_BYTES", "maxRequestBytes"),
-        FIFO_IN_FLIGHT_LIMIT("--fifo-in-flight-limit", "SLUICE_FIFO_IN_FLIGHT_LIMIT", "fifoInFlightLimit");
+        FIFO_IN_FLIGHT_LIMIT("--fifo-in-flight-limit", "SLUICE_FIFO_IN_FLIGHT_LIMIT", "fifoInFlightLimit"),
+        CLUSTER_CONFIG("--cluster-config", "SLUICE_CLUSTER_CONFIG", "clusterConfig"),
+        CLUSTER_HOST("--cluster-host", "SLUICE_CLUSTER_HOST", "clusterHost"),
+        HZ_PORT("--hz-port", "SLUICE_HZ_PORT", "hazelcastPort"),
+        BACKUP_COUNT("--backup-count", "SLUICE_BACKUP_COUNT", "backupCount");
 
         final String flag;
         final String env;
@@ -73,6 +77,10 @@ public final class ConfigLoader {
             case IN_FLIGHT_LIMIT -> c.withInFlightLimit(integer(o, v));
             case MAX_REQUEST_BYTES -> c.withMaxRequestBytes(integer(o, v));
             case FIFO_IN_FLIGHT_LIMIT -> c.withFifoInFlightLimit(integer(o, v));
+            case CLUSTER_CONFIG -> c.withCluster(c.cluster().withConfigFile(v));
+            case CLUSTER_HOST -> c.withCluster(c.cluster().withHost(v));
+            case HZ_PORT -> c.withCluster(c.cluster().withHazelcastPort(integer(o, v)));
+            case BACKUP_COUNT -> c.withCluster(c.cluster().withBackupCount(integer(o, v)));
         };
     }
 
@@ -88,6 +96,12 @@ public final class ConfigLoader {
         }
         if (c.maxRequestBytes() < 1_100_000) {
             throw new IllegalArgumentException("maxRequestBytes must leave room for a 1 MiB message, got " + c.maxRequestBytes());
+        }
+        if (c.cluster().backupCount() < 0 || c.cluster().backupCount() > 6) {
+            throw new IllegalArgumentException("backupCount must be 0..6, got " + c.cluster().backupCount());
+        }
+        if (c.cluster().configFile() != null && !java.nio.file.Files.isReadable(java.nio.file.Path.of(c.cluster().configFile()))) {
+            throw new IllegalArgumentException("cannot read cluster config " + c.cluster().configFile());
         }
         if (!c.accountId().matches("[0-9]{12}")) {
             throw new IllegalArgumentException("accountId must be 12 digits, got " + c.accountId());

@@ -6,12 +6,20 @@ import io.sluice.queue.Partition;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
+import io.sluice.queue.SequenceClock;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.internal.ContextInternal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The partitions this node runs, by queue, and the local way to reach them. On a lone node it
- * runs every partition; the cluster puts ownership and forwarding in front of it.
+ * The partitions this node runs. A partition is started the first time it is needed (or when
+ * ownership moves here): its state is loaded from the {@link CommitPort} and rebuilt, and
+ * requests that arrive meanwhile wait for that. A partition whose ownership moved away is
+ * dropped, and requests for it fail with {@link PartitionMoved} so the caller finds the owner.
  */
 public final class PartitionDirectory implements PartitionRouter {
     private final PartitionLoops loops;
@@ -19,62 +27,137 @@ public final class PartitionDirectory implements PartitionRouter {
     private final Clock clock;
     private final QueueRegistry registry;
     private final VisibilityListener listener;
-    private final ConcurrentHashMap<String, PartitionHost[]> queues = new ConcurrentHashMap<>();
-    private final io.sluice.queue.SequenceClock sequences = new io.sluice.queue.SequenceClock();
+    private final Ownership ownership;
+    private final SequenceClock sequences = new SequenceClock();
+    /** Running partitions and partitions being loaded, by "queue#index". */
+    private final ConcurrentHashMap<String, Future<PartitionHost>> hosts = new ConcurrentHashMap<>();
 
-    public PartitionDirectory(PartitionLoops loops, CommitPort port, Clock clock,
-                              QueueRegistry registry, VisibilityListener listener) {
+    public PartitionDirectory(PartitionLoops loops, CommitPort port, Clock clock, QueueRegistry registry,
+                              VisibilityListener listener, Ownership ownership) {
         this.loops = loops;
         this.port = port;
         this.clock = clock;
         this.registry = registry;
         this.listener = listener;
+        this.ownership = ownership;
     }
 
-    /** Starts the partitions of a queue (no-op when they run already). */
-    public void open(QueueMeta meta) {
-        queues.computeIfAbsent(meta.name(), name -> {
-            PartitionHost[] hosts = new PartitionHost[meta.partitions()];
-            for (int i = 0; i < hosts.length; i++) {
-                // Retention is read from the registry at expiry time, so SetQueueAttributes applies to stored messages.
-                Partition state = new Partition(clock, () -> retentionOf(name), meta.fifo(), i, sequences);
-                hosts[i] = new PartitionHost(name, i, state, loops.assign(), port, listener);
-                loops.attach(hosts[i]);
-            }
-            return hosts;
+    public static String key(String queueName, int partition) {
+        return queueName + "#" + partition;
+    }
+
+    /** Runs a request on a partition this node owns, starting the partition first if needed. */
+    @Override
+    public <R> Future<R> execute(String queueName, int partition, PartitionRequest<R> request) {
+        QueueMeta meta = registry.find(queueName);
+        if (meta == null || partition < 0 || partition >= meta.partitions()) {
+            return Future.failedFuture(QueueRegistry.doesNotExist());
+        }
+        if (!ownership.ownsLocally(queueName, partition)) {
+            return Future.failedFuture(new PartitionMoved(queueName, partition));
+        }
+        Future<PartitionHost> host = hosts.get(key(queueName, partition));
+        if (host == null) {
+            host = start(meta, partition);
+        }
+        if (host.succeeded()) {
+            return host.result().execute(request);
+        }
+        ContextInternal caller = ContextInternal.current();
+        Promise<R> answer = caller != null ? caller.promise() : Promise.promise();
+        host.compose(h -> h.execute(request)).onComplete(answer);
+        return answer.future();
+    }
+
+    /** Starts (loads and rebuilds) a partition this node owns; a no-op when it runs already. */
+    public Future<PartitionHost> start(QueueMeta meta, int partition) {
+        String key = key(meta.name(), partition);
+        return hosts.computeIfAbsent(key, k -> {
+            ContextInternal loop = loops.assign();
+            Promise<PartitionHost> started = loop.promise();
+            loop.runOnContext(v -> Future.fromCompletionStage(port.load(meta.name(), partition), loop)
+                    .onFailure(err -> {
+                        hosts.remove(key);
+                        started.fail(err);
+                    })
+                    .onSuccess(snapshot -> {
+                        Partition state = new Partition(clock, () -> retentionOf(meta.name()), meta.fifo(), partition, sequences);
+                        state.restore(snapshot);
+                        PartitionHost host = new PartitionHost(meta.name(), partition, state, loop, port, listener, ownership);
+                        loops.attach(host);
+                        started.complete(host);
+                        // Whatever is visible after the rebuild may be what a parked receive waits for.
+                        listener.onVisible(meta.name(), partition);
+                    }));
+            return started.future();
         });
     }
 
-    /** Stops and forgets a deleted queue's partitions. */
-    public void close(String queueName) {
-        PartitionHost[] hosts = queues.remove(queueName);
-        if (hosts != null) {
-            for (PartitionHost h : hosts) {
-                loops.detach(h);
+    /** Drops the partitions of a deleted queue. */
+    public void forget(String queueName) {
+        hosts.keySet().removeIf(k -> {
+            boolean match = k.startsWith(queueName + "#") && k.indexOf('#', queueName.length() + 1) < 0;
+            if (match) {
+                detach(hosts.get(k));
             }
-        }
+            return match;
+        });
     }
 
-    @Override
-    public <R> Future<R> execute(String queueName, int partition, PartitionRequest<R> request) {
-        PartitionHost[] hosts = queues.get(queueName);
-        if (hosts == null || partition < 0 || partition >= hosts.length) {
-            return Future.failedFuture(QueueRegistry.doesNotExist());
+    /** Drops the partitions this node no longer owns; they are rebuilt by their new owner. */
+    public List<String> dropMoved() {
+        List<String> dropped = new ArrayList<>();
+        for (Map.Entry<String, Future<PartitionHost>> e : hosts.entrySet()) {
+            Future<PartitionHost> f = e.getValue();
+            if (f.succeeded() && !ownership.ownsLocally(f.result().queueName(), f.result().index())) {
+                if (hosts.remove(e.getKey(), f)) {
+                    detach(f);
+                    dropped.add(e.getKey());
+                }
+            }
         }
-        return hosts[partition].execute(request);
+        return dropped;
+    }
+
+    /** Whether every partition this node started has finished loading. */
+    public boolean allStarted() {
+        return hosts.values().stream().allMatch(Future::isComplete);
+    }
+
+    public boolean isStarted(String queueName, int partition) {
+        return hosts.containsKey(key(queueName, partition));
+    }
+
+    /** Counts of the partitions running here, by queue. */
+    public Map<String, Map<Integer, PartitionStats>> localStats() {
+        Map<String, Map<Integer, PartitionStats>> out = new java.util.HashMap<>();
+        for (Future<PartitionHost> f : hosts.values()) {
+            if (f.succeeded()) {
+                PartitionHost h = f.result();
+                out.computeIfAbsent(h.queueName(), k -> new java.util.HashMap<>()).put(h.index(), h.stats());
+            }
+        }
+        return out;
     }
 
     @Override
     public PartitionStats[] stats(String queueName) {
-        PartitionHost[] hosts = queues.get(queueName);
-        if (hosts == null) {
+        QueueMeta meta = registry.find(queueName);
+        if (meta == null) {
             return new PartitionStats[0];
         }
-        PartitionStats[] out = new PartitionStats[hosts.length];
-        for (int i = 0; i < hosts.length; i++) {
-            out[i] = hosts[i].stats();
+        PartitionStats[] out = new PartitionStats[meta.partitions()];
+        for (int i = 0; i < out.length; i++) {
+            Future<PartitionHost> f = hosts.get(key(queueName, i));
+            out[i] = f != null && f.succeeded() ? f.result().stats() : PartitionStats.EMPTY;
         }
         return out;
+    }
+
+    private void detach(Future<PartitionHost> f) {
+        if (f != null) {
+            f.onSuccess(loops::detach);
+        }
     }
 
     private long retentionOf(String name) {

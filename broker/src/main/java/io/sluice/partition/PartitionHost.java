@@ -23,6 +23,7 @@ public final class PartitionHost {
     private final ContextInternal loop;
     private final CommitPort port;
     private final VisibilityListener listener;
+    private final Ownership ownership;
 
     /** Answers waiting for the next commit, and whether a flush is queued or running. */
     private List<Runnable> awaitingCommit = new ArrayList<>();
@@ -32,7 +33,8 @@ public final class PartitionHost {
     private boolean closed;
 
     PartitionHost(String queueName, int index, Partition state, ContextInternal loop,
-                  CommitPort port, VisibilityListener listener) {
+                  CommitPort port, VisibilityListener listener, Ownership ownership) {
+        this.ownership = ownership;
         this.queueName = queueName;
         this.index = index;
         this.state = state;
@@ -46,8 +48,10 @@ public final class PartitionHost {
         ContextInternal caller = ContextInternal.current();
         Promise<R> answer = caller != null ? caller.promise() : Promise.promise();
         loop.runOnContext(v -> {
-            if (closed) {
-                answer.fail(io.sluice.queue.QueueRegistry.doesNotExist());
+            if (closed || !ownership.ownsLocally(queueName, index)) {
+                // Moved away (or the queue is gone): the caller re-resolves the owner and retries.
+                closed = true;
+                answer.fail(new PartitionMoved(queueName, index));
                 return;
             }
             R result;
@@ -82,6 +86,7 @@ public final class PartitionHost {
     }
 
     public PartitionStats stats() { return stats; }
+    public String queueName() { return queueName; }
     public int index() { return index; }
     ContextInternal loop() { return loop; }
 

@@ -1,6 +1,8 @@
 package io.sluice.queue;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.UnaryOperator;
@@ -21,7 +23,32 @@ public final class InMemoryQueueRegistry implements QueueRegistry {
     }
 
     @Override
-    public QueueMeta create(QueueMeta proposed) {
+    public CompletionStage<QueueMeta> create(QueueMeta proposed) {
+        return attempt(() -> createNow(proposed));
+    }
+
+    @Override
+    public CompletionStage<QueueMeta> update(String name, UnaryOperator<QueueMeta> change) {
+        return attempt(() -> updateNow(name, change));
+    }
+
+    @Override
+    public CompletionStage<Void> delete(String name) {
+        return attempt(() -> {
+            deleteNow(name);
+            return null;
+        });
+    }
+
+    private static <T> CompletionStage<T> attempt(java.util.function.Supplier<T> op) {
+        try {
+            return CompletableFuture.completedFuture(op.get());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private QueueMeta createNow(QueueMeta proposed) {
         Long deleted = deletedAt.get(proposed.name());
         if (deleted != null) {
             if (clock.millis() - deleted < DELETED_NAME_COOLDOWN_MILLIS) {
@@ -42,8 +69,7 @@ public final class InMemoryQueueRegistry implements QueueRegistry {
         return existing;
     }
 
-    @Override
-    public QueueMeta update(String name, UnaryOperator<QueueMeta> change) {
+    private QueueMeta updateNow(String name, UnaryOperator<QueueMeta> change) {
         QueueMeta updated = queues.computeIfPresent(name, (k, v) -> change.apply(v));
         if (updated == null) {
             throw QueueRegistry.doesNotExist();
@@ -51,8 +77,7 @@ public final class InMemoryQueueRegistry implements QueueRegistry {
         return updated;
     }
 
-    @Override
-    public void delete(String name) {
+    private void deleteNow(String name) {
         if (queues.remove(name) == null) {
             throw QueueRegistry.doesNotExist();
         }

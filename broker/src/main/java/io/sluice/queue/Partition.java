@@ -232,6 +232,7 @@ public final class Partition {
     public void purge() {
         for (MessageRecord r : messages.values()) {
             r.removed = true;
+            changes.add(PartitionChange.remove(r));
         }
         messages.clear();
         ready.clear();
@@ -239,7 +240,6 @@ public final class Partition {
         visibleCount = 0;
         inFlightCount = 0;
         delayedCount = 0;
-        changes.add(PartitionChange.clear());
     }
 
     /**
@@ -248,9 +248,10 @@ public final class Partition {
      * nobody owned the partition are applied at once), plus the deduplication records and
      * receive attempts still within their windows. Nothing here is a new change.
      */
-    public void restore(List<StoredMessage> stored, java.util.Map<String, DedupEntry> dedupEntries,
-                        java.util.Map<String, StoredAttempt> storedAttempts) {
-        List<StoredMessage> ordered = new ArrayList<>(stored);
+    public void restore(PartitionSnapshot snapshot) {
+        java.util.Map<String, DedupEntry> dedupEntries = snapshot.dedup();
+        java.util.Map<String, StoredAttempt> storedAttempts = snapshot.attempts();
+        List<StoredMessage> ordered = new ArrayList<>(snapshot.messages());
         ordered.sort(java.util.Comparator.comparingLong(StoredMessage::sentTimestamp)
                 .thenComparing(m -> m.sequenceNumber() == null ? "" : m.sequenceNumber()));
         for (StoredMessage s : ordered) {
@@ -274,8 +275,8 @@ public final class Partition {
                 .sorted(java.util.Map.Entry.comparingByValue(java.util.Comparator.comparingLong(DedupEntry::expiresAt)))
                 .forEach(e -> dedup.put(e.getKey(), e.getValue()));
         storedAttempts.forEach((id, a) -> attempts.put(id, new Attempt(a.refs(), a.expiresAt())));
+        // Expiries found here are real changes: storage must forget those records too.
         advance(clock.millis());
-        changes.clear();
     }
 
     /** Remembers what a FIFO receive attempt returned, for a retry with the same attempt id. */

@@ -1,11 +1,13 @@
 package io.sluice.queue;
 
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.function.UnaryOperator;
 
 /**
  * The queues that exist. Reads are served from what this node knows (a local cache in a
- * cluster); writes resolve races between callers to one outcome.
+ * cluster) and return at once; writes may need the cluster, so they complete later, and they
+ * resolve races between callers (on any node) to one outcome. Failures are {@link SqsException}s.
  */
 public interface QueueRegistry {
     /** SQS reserves a deleted queue's name for 60 seconds. */
@@ -19,13 +21,13 @@ public interface QueueRegistry {
      *
      * @throws SqsException QueueAlreadyExists when they differ, QueueDeletedRecently within the cooldown
      */
-    QueueMeta create(QueueMeta proposed);
+    CompletionStage<QueueMeta> create(QueueMeta proposed);
 
-    /** Applies a change to the queue; QueueDoesNotExist when it is gone. */
-    QueueMeta update(String name, UnaryOperator<QueueMeta> change);
+    /** Applies a change to the queue; QueueDoesNotExist when it is gone. The change may run more than once. */
+    CompletionStage<QueueMeta> update(String name, UnaryOperator<QueueMeta> change);
 
     /** Deletes the queue; QueueDoesNotExist when it is gone. */
-    void delete(String name);
+    CompletionStage<Void> delete(String name);
 
     /** Queues whose names start with the prefix, in name order. */
     List<QueueMeta> list(String prefix);

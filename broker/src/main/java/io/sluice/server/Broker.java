@@ -1,7 +1,6 @@
 package io.sluice.server;
 
 import io.sluice.config.BrokerConfig;
-import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.PartitionRouter;
 import io.sluice.partition.PartitionStats;
 import io.sluice.protocol.Params;
@@ -15,19 +14,17 @@ final class Broker {
     final BrokerConfig config;
     final Clock clock;
     final QueueRegistry registry;
-    final PartitionDirectory partitions;
     final PartitionRouter router;
     final ReceiptHandle.Codec receipts;
     final QueueUrls urls;
     final LongPolls longPolls;
 
-    Broker(BrokerConfig config, Clock clock, QueueRegistry registry, PartitionDirectory partitions,
+    Broker(BrokerConfig config, Clock clock, QueueRegistry registry, PartitionRouter router,
            ReceiptHandle.Codec receipts, QueueUrls urls, LongPolls longPolls) {
         this.config = config;
         this.clock = clock;
         this.registry = registry;
-        this.partitions = partitions;
-        this.router = partitions;
+        this.router = router;
         this.receipts = receipts;
         this.urls = urls;
         this.longPolls = longPolls;
@@ -50,6 +47,24 @@ final class Broker {
             throw QueueRegistry.doesNotExist();
         }
         return meta;
+    }
+
+    /** A registry write as a Vert.x future, completing on the caller's event loop. */
+    static <T> io.vertx.core.Future<T> await(java.util.concurrent.CompletionStage<T> stage) {
+        io.vertx.core.Context ctx = io.vertx.core.Vertx.currentContext();
+        io.vertx.core.Future<T> f = ctx == null ? io.vertx.core.Future.fromCompletionStage(stage)
+                : io.vertx.core.Future.fromCompletionStage(stage, ctx);
+        return f.recover(err -> io.vertx.core.Future.failedFuture(unwrap(err)));
+    }
+
+    /** The failure inside the wrappers CompletableFuture adds. */
+    static Throwable unwrap(Throwable err) {
+        Throwable t = err;
+        while ((t instanceof java.util.concurrent.CompletionException || t instanceof java.util.concurrent.ExecutionException)
+                && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
     }
 
     /** Visible, not visible, delayed: the sums of the partitions' last published counts. */

@@ -1,19 +1,44 @@
 package io.sluice.server;
 
 import io.vertx.core.http.HttpServerRequest;
+import java.util.function.BooleanSupplier;
 
-/** GET /health: 200 once the node serves requests, 503 while it starts or stops. */
+/**
+ * GET /health: 200 when the node is ready (joined, the cluster's backups in place, every
+ * partition it owns rebuilt), 503 while it starts, rebalances or stops.
+ */
 final class Health {
-    private volatile boolean ready;
+    private final BooleanSupplier ready;
+    private volatile boolean stopping;
 
-    void ready(boolean value) {
-        ready = value;
+    Health(BooleanSupplier ready) {
+        this.ready = ready;
+    }
+
+    boolean ready() {
+        return !stopping && ready.getAsBoolean();
+    }
+
+    void stopping() {
+        stopping = true;
+    }
+
+    /** Blocks the starting thread (never an event loop) until ready, or gives up after the timeout. */
+    void awaitReady(long timeoutSeconds) {
+        long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
+        while (!ready() && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
+        }
+        if (!ready()) {
+            throw new IllegalStateException("node not ready after " + timeoutSeconds + " s");
+        }
     }
 
     void respond(HttpServerRequest req) {
+        boolean ok = ready();
         req.response()
-                .setStatusCode(ready ? 200 : 503)
+                .setStatusCode(ok ? 200 : 503)
                 .putHeader("Content-Type", "application/json")
-                .end(ready ? "{\"status\":\"UP\"}" : "{\"status\":\"DOWN\"}");
+                .end(ok ? "{\"status\":\"UP\"}" : "{\"status\":\"DOWN\"}");
     }
 }

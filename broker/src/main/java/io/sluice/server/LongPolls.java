@@ -15,9 +15,16 @@ final class LongPolls implements VisibilityListener {
     }
 
     private final ConcurrentHashMap<String, Set<Waiter>> waiting = new ConcurrentHashMap<>();
+    private volatile java.util.function.Consumer<String> onFirstWait = q -> { };
+
+    /** Told the queue's name whenever a receive parks, so wakes from other nodes reach this one. */
+    void onFirstWait(java.util.function.Consumer<String> hook) {
+        this.onFirstWait = hook;
+    }
 
     void park(String queueName, Waiter w) {
         waiting.computeIfAbsent(queueName, k -> ConcurrentHashMap.newKeySet()).add(w);
+        onFirstWait.accept(queueName);
     }
 
     void unpark(String queueName, Waiter w) {

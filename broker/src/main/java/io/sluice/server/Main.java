@@ -13,6 +13,9 @@ public final class Main {
     public static void main(String[] args) throws InterruptedException {
         System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT.%1$tL %4$s %3$s - %5$s%6$s%n");
         Logger log = Logger.getLogger("io.sluice");
+        // Hazelcast is chatty at INFO; membership changes (which operators want) stay visible.
+        Logger.getLogger("com.hazelcast").setLevel(java.util.logging.Level.WARNING);
+        Logger.getLogger("com.hazelcast.internal.cluster").setLevel(java.util.logging.Level.INFO);
         BrokerConfig config;
         try {
             config = ConfigLoader.load(Arrays.asList(args), System.getenv());

@@ -38,7 +38,7 @@ final class PermissionActions {
         }
         String arn = broker.urls.arn(meta.name());
         long now = broker.clock.millis();
-        broker.registry.update(meta.name(), m -> {
+        return Broker.await(broker.registry.update(meta.name(), m -> {
             JsonObject policy = policyOf(m, arn);
             JsonArray statements = policy.getJsonArray("Statement");
             for (Object s : statements) {
@@ -58,8 +58,7 @@ final class PermissionActions {
                     .put("Action", sqsActions.size() == 1 ? sqsActions.getValue(0) : sqsActions)
                     .put("Resource", arn));
             return m.withAttributes(Map.of(QueueAttributes.POLICY, policy.encode()), now);
-        });
-        return Future.succeededFuture(new JsonObject());
+        })).map(m -> new JsonObject());
     }
 
     Future<JsonObject> removePermission(Params params, RequestInfo info) {
@@ -67,7 +66,7 @@ final class PermissionActions {
         String label = params.requiredString("Label");
         String arn = broker.urls.arn(meta.name());
         long now = broker.clock.millis();
-        broker.registry.update(meta.name(), m -> {
+        return Broker.await(broker.registry.update(meta.name(), m -> {
             JsonObject policy = policyOf(m, arn);
             JsonArray statements = policy.getJsonArray("Statement");
             boolean removed = statements.getList().removeIf(s -> label.equals(statementSid(s)));
@@ -78,8 +77,7 @@ final class PermissionActions {
             java.util.Map<String, String> change = new java.util.HashMap<>();
             change.put(QueueAttributes.POLICY, statements.isEmpty() ? null : policy.encode());
             return m.withAttributes(change, now);
-        });
-        return Future.succeededFuture(new JsonObject());
+        })).map(m -> new JsonObject());
     }
 
     private static Object statementSid(Object statement) {

@@ -45,10 +45,9 @@ final class QueueActions {
         Map<String, String> tags = params.has("tags") ? params.stringMap("tags") : params.stringMap("Tags");
         TagActions.checkTags(tags);
         long now = broker.clock.millis();
-        QueueMeta created = broker.registry.create(
-                new QueueMeta(name, fifo, broker.config.partitions(), now, now, attributes, tags, 0));
-        broker.partitions.open(created);
-        return Future.succeededFuture(new JsonObject().put("QueueUrl", broker.urls.url(name)));
+        return Broker.await(broker.registry.create(
+                        new QueueMeta(name, fifo, broker.config.partitions(), now, now, attributes, tags, 0)))
+                .map(created -> new JsonObject().put("QueueUrl", broker.urls.url(name)));
     }
 
     Future<JsonObject> getQueueUrl(Params params, RequestInfo info) {
@@ -95,10 +94,13 @@ final class QueueActions {
 
     Future<JsonObject> deleteQueue(Params params, RequestInfo info) {
         QueueMeta meta = broker.queueOf(params);
-        broker.registry.delete(meta.name());
-        broker.partitions.close(meta.name());
-        broker.longPolls.wakeAll(meta.name());
-        return Future.succeededFuture(new JsonObject());
+        // Empty every partition first so no message of the queue outlives it in storage.
+        return purgeAll(meta)
+                .compose(v -> Broker.await(broker.registry.delete(meta.name())))
+                .map(v -> {
+                    broker.longPolls.wakeAll(meta.name());
+                    return new JsonObject();
+                });
     }
 
     Future<JsonObject> getQueueAttributes(Params params, RequestInfo info) {
@@ -124,25 +126,28 @@ final class QueueActions {
         Map<String, String> validated = QueueAttributes.validate(params.stringMap("Attributes"), meta.fifo(), false);
         redrive.check(meta.name(), meta.fifo(), validated);
         long now = broker.clock.millis();
-        broker.registry.update(meta.name(), m -> m.withAttributes(validated, now));
-        return Future.succeededFuture(new JsonObject());
+        return Broker.await(broker.registry.update(meta.name(), m -> m.withAttributes(validated, now)))
+                .map(m -> new JsonObject());
     }
 
     Future<JsonObject> purgeQueue(Params params, RequestInfo info) {
         QueueMeta meta = broker.queueOf(params);
         long now = broker.clock.millis();
-        broker.registry.update(meta.name(), m -> {
+        return Broker.await(broker.registry.update(meta.name(), m -> {
             if (m.purgedAt() != 0 && now - m.purgedAt() < PURGE_INTERVAL_MILLIS) {
                 throw new SqsException(ErrorCode.PURGE_QUEUE_IN_PROGRESS,
                         "Only one PurgeQueue operation on " + meta.name() + " is allowed every 60 seconds.");
             }
             return m.withPurgedAt(now);
-        });
+        })).compose(m -> purgeAll(meta)).map(v -> new JsonObject());
+    }
+
+    private Future<Void> purgeAll(QueueMeta meta) {
         List<Future<Void>> purges = new ArrayList<>();
         for (int i = 0; i < meta.partitions(); i++) {
             purges.add(broker.router.execute(meta.name(), i, new PartitionRequest.Purge()));
         }
-        return Future.all(purges).map(all -> new JsonObject());
+        return Future.all(purges).mapEmpty();
     }
 
     /** Queues whose RedrivePolicy names this queue as their dead-letter queue. */

@@ -36,6 +36,9 @@ final class ReceiveAction {
             "ApproximateReceiveCount", "ApproximateFirstReceiveTimestamp", "AWSTraceHeader",
             "MessageGroupId", "MessageDeduplicationId", "SequenceNumber", "DeadLetterQueueSourceArn");
 
+    /** How often a parked receive claims again without being woken. */
+    private static final long REPOLL_MILLIS = 1_000;
+
     private final Broker broker;
     private final Vertx vertx;
     private final PartitionClaims claims;
@@ -211,6 +214,7 @@ final class ReceiveAction {
         private boolean expired;
         private boolean done;
         private long timer = -1;
+        private long repoll = -1;
 
         ParkedReceive(QueueMeta meta, int max, long visibilityMillis, long waitMillis, RequestInfo info) {
             this.meta = meta;
@@ -239,6 +243,8 @@ final class ReceiveAction {
                     expired = true;
                 }
             });
+            // A slow safety net: a wake lost while a partition changed owner only delays the answer.
+            repoll = vertx.setPeriodic(REPOLL_MILLIS, id -> wake());
             attempt();
             return answer.future();
         }
@@ -289,6 +295,7 @@ final class ReceiveAction {
             if (timer >= 0) {
                 vertx.cancelTimer(timer);
             }
+            vertx.cancelTimer(repoll);
             answer.tryComplete(messages);
         }
     }

@@ -1,65 +1,134 @@
 package io.sluice.server;
 
+import com.hazelcast.config.Config;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import io.sluice.cluster.ClusterRouter;
+import io.sluice.cluster.ForwardedRequests;
+import io.sluice.cluster.HazelcastCommitPort;
+import io.sluice.cluster.HazelcastOwnership;
+import io.sluice.cluster.HazelcastQueueRegistry;
+import io.sluice.cluster.HazelcastSetup;
+import io.sluice.cluster.Reconciler;
+import io.sluice.cluster.StatsBoard;
+import io.sluice.cluster.WakeRelay;
 import io.sluice.config.BrokerConfig;
 import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.PartitionLoops;
 import io.sluice.queue.Clock;
-import io.sluice.queue.InMemoryCommitPort;
-import io.sluice.queue.InMemoryQueueRegistry;
-import io.sluice.queue.QueueRegistry;
 import io.sluice.queue.ReceiptHandle;
 import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
 import io.vertx.core.ThreadingModel;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.security.SecureRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
-/** One running broker node: Vert.x, the partition loops, and the SQS HTTP endpoint. */
+/**
+ * One running broker node: a member of a Hazelcast cluster (of one, by default) with a
+ * clustered Vert.x, the partitions it owns on its event loops, and the SQS HTTP endpoint.
+ */
 public final class SluiceNode implements AutoCloseable {
+    private static final long START_TIMEOUT_SECONDS = 120;
+
     private final Vertx vertx;
     private final PartitionLoops loops;
     private final Health health;
+    private final ExecutorService blocking;
     private final int port;
     private final String baseUrl;
 
-    private SluiceNode(Vertx vertx, PartitionLoops loops, Health health, int port, String baseUrl) {
+    private SluiceNode(Vertx vertx, PartitionLoops loops, Health health, ExecutorService blocking, int port, String baseUrl) {
         this.vertx = vertx;
         this.loops = loops;
         this.health = health;
+        this.blocking = blocking;
         this.port = port;
         this.baseUrl = baseUrl;
     }
 
-    /** Starts a node and blocks until its HTTP port is listening. */
+    /** Starts a node and blocks until it is ready: joined, listening, its partitions rebuilt. */
     public static SluiceNode start(BrokerConfig requested) {
         BrokerConfig config = requested.port() == 0 ? requested.withPort(freePort(requested.host())) : requested;
         int eventLoops = Math.max(2, 2 * Runtime.getRuntime().availableProcessors());
-        Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(eventLoops));
-        Clock clock = Clock.SYSTEM;
-        QueueRegistry registry = new InMemoryQueueRegistry(clock);
-        LongPolls longPolls = new LongPolls();
-        PartitionLoops loops = new PartitionLoops(vertx, eventLoops, clock);
-        PartitionDirectory partitions = new PartitionDirectory(loops, new InMemoryCommitPort(), clock, registry, longPolls);
-        String baseUrl = config.publicBaseUrl(config.port());
-        byte[] secret = new byte[32];
-        new SecureRandom().nextBytes(secret);
-        Broker broker = new Broker(config, clock, registry, partitions, new ReceiptHandle.Codec(secret),
-                new QueueUrls(baseUrl, config.accountId(), config.region()), longPolls);
-        Health health = new Health();
+        Config hazelcast = HazelcastSetup.config(config.cluster());
+        HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
+        VertxOptions options = new VertxOptions().setEventLoopPoolSize(eventLoops);
+        options.getEventBusOptions().setHost(config.cluster().host()).setPort(0)
+                .setClusterPublicHost(config.cluster().host());
+        Vertx vertx = await(Vertx.builder().with(options).withClusterManager(manager).buildClustered(), "join the cluster");
+        // Hazelcast's queries and conditional writes block; they run here, never on an event loop.
+        ExecutorService blocking = Executors.newFixedThreadPool(8, r -> {
+            Thread t = new Thread(r, "sluice-hazelcast");
+            t.setDaemon(true);
+            return t;
+        });
         try {
-            vertx.deployVerticle(() -> new SqsHttpVerticle(broker, health),
-                            new DeploymentOptions().setInstances(eventLoops).setThreadingModel(ThreadingModel.EVENT_LOOP))
-                    .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
+            return wire(config, vertx, manager, blocking, eventLoops);
+        } catch (RuntimeException e) {
+            blocking.shutdownNow();
             vertx.close();
-            throw new IllegalStateException("could not start the SQS endpoint on " + config.host() + ":" + config.port(), e);
+            throw e;
         }
-        health.ready(true);
-        return new SluiceNode(vertx, loops, health, config.port(), baseUrl);
+    }
+
+    private static SluiceNode wire(BrokerConfig config, Vertx vertx, HazelcastClusterManager manager,
+                                   ExecutorService blocking, int eventLoops) {
+        HazelcastInstance hz = manager.getHazelcastInstance();
+        String nodeId = manager.getNodeId();
+        Clock clock = Clock.SYSTEM;
+        LongPolls longPolls = new LongPolls();
+        WakeRelay wakes = new WakeRelay(vertx, longPolls, nodeId);
+        longPolls.onFirstWait(wakes::watch);
+        AtomicReference<PartitionDirectory> directoryRef = new AtomicReference<>();
+        HazelcastQueueRegistry registry = new HazelcastQueueRegistry(hz.getMap(HazelcastSetup.QUEUES_MAP),
+                hz.getMap(HazelcastSetup.DELETED_QUEUES_MAP), clock, blocking, name -> {
+                    PartitionDirectory d = directoryRef.get();
+                    if (d != null) {
+                        d.forget(name);
+                    }
+                    longPolls.wakeAll(name);
+                });
+        HazelcastOwnership ownership = new HazelcastOwnership(hz.getPartitionService());
+        PartitionLoops loops = new PartitionLoops(vertx, eventLoops, clock);
+        IMap<String, byte[]> messages = hz.getMap(HazelcastSetup.MESSAGES_MAP);
+        PartitionDirectory directory = new PartitionDirectory(loops, new HazelcastCommitPort(messages, blocking),
+                clock, registry, wakes, ownership);
+        directoryRef.set(directory);
+        StatsBoard stats = new StatsBoard(directory, registry, nodeId);
+        stats.start(vertx);
+        ClusterRouter router = new ClusterRouter(vertx, directory, ownership, stats);
+        await(vertx.deployVerticle(() -> new ForwardedRequests(directory, nodeId),
+                new DeploymentOptions().setInstances(eventLoops)), "serve forwarded requests");
+        Reconciler reconciler = new Reconciler(vertx, directory, registry, ownership, hz.getPartitionService(), longPolls, blocking);
+        reconciler.start();
+
+        String baseUrl = config.publicBaseUrl(config.port());
+        Broker broker = new Broker(config, clock, registry, router, new ReceiptHandle.Codec(sharedSecret(hz)),
+                new QueueUrls(baseUrl, config.accountId(), config.region()), longPolls);
+        Health health = new Health(reconciler::ready);
+        await(vertx.deployVerticle(() -> new SqsHttpVerticle(broker, health),
+                        new DeploymentOptions().setInstances(eventLoops).setThreadingModel(ThreadingModel.EVENT_LOOP)),
+                "listen on " + config.host() + ":" + config.port());
+        health.awaitReady(START_TIMEOUT_SECONDS);
+        return new SluiceNode(vertx, loops, health, blocking, config.port(), baseUrl);
+    }
+
+    /** The key receipt handles are signed with, the same on every node so handles work anywhere. */
+    private static byte[] sharedSecret(HazelcastInstance hz) {
+        byte[] mine = new byte[32];
+        new SecureRandom().nextBytes(mine);
+        IMap<String, byte[]> secrets = hz.getMap("sluice.secrets");
+        byte[] existing = secrets.putIfAbsent("receipt-handles", mine);
+        return existing != null ? existing : mine;
     }
 
     /** The HTTP port the node listens on (useful with port 0). */
@@ -68,15 +137,25 @@ public final class SluiceNode implements AutoCloseable {
     /** The base URL of queue URLs, e.g. http://127.0.0.1:9324 */
     public String baseUrl() { return baseUrl; }
 
-    /** Stops the node and blocks until it has stopped. */
+    /** Leaves the cluster (handing its partitions over) and stops; blocks until done. */
     @Override
     public void close() {
-        health.ready(false);
+        health.stopping();
         loops.stop(vertx);
         try {
-            vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            vertx.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("node did not stop cleanly", e);
+        } finally {
+            blocking.shutdownNow();
+        }
+    }
+
+    private static <T> T await(Future<T> f, String what) {
+        try {
+            return f.toCompletionStage().toCompletableFuture().get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not " + what, e);
         }
     }
 

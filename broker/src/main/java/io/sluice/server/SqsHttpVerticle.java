@@ -105,7 +105,8 @@ final class SqsHttpVerticle extends VerticleBase {
                 ar.succeeded() ? ar.result() : errorResponse(p, ar.cause(), requestId)));
     }
 
-    private static EncodedResponse errorResponse(WireProtocol protocol, Throwable err, String requestId) {
+    private static EncodedResponse errorResponse(WireProtocol protocol, Throwable failure, String requestId) {
+        Throwable err = Broker.unwrap(failure);
         if (err instanceof SqsException e) {
             return ResponseEncoder.error(protocol, e.code(), e.getMessage(), requestId);
         }

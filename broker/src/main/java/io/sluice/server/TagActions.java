@@ -26,13 +26,12 @@ final class TagActions {
             throw SqsException.missingParameter("Tags");
         }
         checkTags(tags);
-        broker.registry.update(meta.name(), m -> {
+        return Broker.await(broker.registry.update(meta.name(), m -> {
             Map<String, String> merged = new LinkedHashMap<>(m.tags());
             merged.putAll(tags);
             checkTags(merged);
             return m.withTags(merged);
-        });
-        return Future.succeededFuture(new JsonObject());
+        })).map(m -> new JsonObject());
     }
 
     Future<JsonObject> untagQueue(Params params, RequestInfo info) {
@@ -41,12 +40,11 @@ final class TagActions {
         if (keys.isEmpty()) {
             throw SqsException.missingParameter("TagKeys");
         }
-        broker.registry.update(meta.name(), m -> {
+        return Broker.await(broker.registry.update(meta.name(), m -> {
             Map<String, String> remaining = new LinkedHashMap<>(m.tags());
             keys.forEach(remaining::remove);
             return m.withTags(remaining);
-        });
-        return Future.succeededFuture(new JsonObject());
+        })).map(m -> new JsonObject());
     }
 
     Future<JsonObject> listQueueTags(Params params, RequestInfo info) {

@@ -32,6 +32,7 @@ class PartitionHostTest {
     private final List<CompletableFuture<Void>> pendingCommits = new CopyOnWriteArrayList<>();
     private volatile boolean holdCommits;
     private final AtomicInteger wakes = new AtomicInteger();
+    private InMemoryQueueRegistry registry;
 
     private final CommitPort recordingPort = new CommitPort() {
         @Override
@@ -45,16 +46,20 @@ class PartitionHostTest {
             }
             return f;
         }
+
+        @Override
+        public CompletionStage<io.sluice.queue.PartitionSnapshot> load(String queueName, int partition) {
+            return CompletableFuture.completedFuture(io.sluice.queue.PartitionSnapshot.EMPTY);
+        }
     };
 
     private PartitionDirectory directory() {
         InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
         QueueMeta meta = new QueueMeta("q", false, 1, 0, 0, Map.of(), Map.of(), 0);
-        registry.create(meta);
-        PartitionDirectory d = new PartitionDirectory(new PartitionLoops(vertx, 2, Clock.SYSTEM), recordingPort,
-                Clock.SYSTEM, registry, (queue, partition) -> wakes.incrementAndGet());
-        d.open(meta);
-        return d;
+        registry.create(meta).toCompletableFuture().join();
+        this.registry = registry;
+        return new PartitionDirectory(new PartitionLoops(vertx, 2, Clock.SYSTEM), recordingPort,
+                Clock.SYSTEM, registry, (queue, partition) -> wakes.incrementAndGet(), Ownership.ALWAYS);
     }
 
     private static MessageRecord message(int i) {
@@ -102,7 +107,8 @@ class PartitionHostTest {
     @Test
     void deletedQueueFailsLaterRequests() throws Exception {
         PartitionDirectory d = directory();
-        d.close("q");
+        registry.delete("q").toCompletableFuture().join();
+        d.forget("q");
         Future<io.sluice.queue.ReceiveOutcome> f = d.execute("q", 0, new PartitionRequest.Receive(1, 1000));
         org.awaitility.Awaitility.await().atMost(5, TimeUnit.SECONDS).until(f::isComplete);
         assertTrue(f.failed());

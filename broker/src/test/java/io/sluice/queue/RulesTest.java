@@ -195,15 +195,23 @@ class RulesTest {
         FakeClock clock = new FakeClock();
         InMemoryQueueRegistry registry = new InMemoryQueueRegistry(clock);
         QueueMeta q = new QueueMeta("q", false, 2, 0, 0, Map.of("DelaySeconds", "5"), Map.of(), 0);
-        registry.create(q);
-        assertEquals(q, registry.create(new QueueMeta("q", false, 2, 9, 9, Map.of("DelaySeconds", "5"), Map.of(), 0)));
+        join(registry.create(q));
+        assertEquals(q, join(registry.create(new QueueMeta("q", false, 2, 9, 9, Map.of("DelaySeconds", "5"), Map.of(), 0))));
         assertEquals(ErrorCode.QUEUE_ALREADY_EXISTS, assertThrows(SqsException.class,
-                () -> registry.create(new QueueMeta("q", false, 2, 0, 0, Map.of("DelaySeconds", "6"), Map.of(), 0))).code());
-        registry.delete("q");
-        assertEquals(ErrorCode.QUEUE_DELETED_RECENTLY, assertThrows(SqsException.class, () -> registry.create(q)).code());
+                () -> join(registry.create(new QueueMeta("q", false, 2, 0, 0, Map.of("DelaySeconds", "6"), Map.of(), 0)))).code());
+        join(registry.delete("q"));
+        assertEquals(ErrorCode.QUEUE_DELETED_RECENTLY, assertThrows(SqsException.class, () -> join(registry.create(q))).code());
         clock.advanceSeconds(60);
-        registry.create(q);
+        join(registry.create(q));
         assertEquals(ErrorCode.QUEUE_DOES_NOT_EXIST,
-                assertThrows(SqsException.class, () -> registry.update("nope", m -> m)).code());
+                assertThrows(SqsException.class, () -> join(registry.update("nope", m -> m))).code());
+    }
+
+    private static <T> T join(java.util.concurrent.CompletionStage<T> stage) {
+        try {
+            return stage.toCompletableFuture().join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw (RuntimeException) e.getCause();
+        }
     }
 }

@@ -1,0 +1,110 @@
+package io.sluice.cluster;
+
+import com.hazelcast.cluster.Member;
+import io.sluice.partition.PartitionDirectory;
+import io.sluice.partition.PartitionMoved;
+import io.sluice.partition.PartitionRouter;
+import io.sluice.partition.PartitionStats;
+import io.sluice.queue.ErrorCode;
+import io.sluice.queue.PartitionRequest;
+import io.sluice.queue.SqsException;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
+
+/**
+ * Sends a partition request to the partition's owner: straight to the local loop when the
+ * owner is this node, otherwise as one event-bus request in the binary wire format to the
+ * owner's node address. While ownership moves (the owner answers "moved", has no handler any
+ * more, or the table names no owner) the request is re-resolved and retried a bounded number
+ * of times; then the client gets ServiceUnavailable (HTTP 503), which SDKs retry.
+ */
+public final class ClusterRouter implements PartitionRouter {
+    static final String ADDRESS_PREFIX = "sluice.partitions.";
+    private static final int MAX_ATTEMPTS = 40;
+    private static final long RETRY_MILLIS = 100;
+    private static final long REQUEST_TIMEOUT_MILLIS = 5_000;
+
+    private final Vertx vertx;
+    private final PartitionDirectory local;
+    private final HazelcastOwnership ownership;
+    private final StatsBoard stats;
+    private final DeliveryOptions options = new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MILLIS);
+
+    public ClusterRouter(Vertx vertx, PartitionDirectory local, HazelcastOwnership ownership, StatsBoard stats) {
+        this.vertx = vertx;
+        this.local = local;
+        this.ownership = ownership;
+        this.stats = stats;
+    }
+
+    static String address(String nodeId) {
+        return ADDRESS_PREFIX + nodeId;
+    }
+
+    @Override
+    public <R> Future<R> execute(String queueName, int partition, PartitionRequest<R> request) {
+        Promise<R> answer = Promise.promise();
+        attempt(queueName, partition, request, 1, answer);
+        return answer.future();
+    }
+
+    @Override
+    public PartitionStats[] stats(String queueName) {
+        return stats.stats(queueName);
+    }
+
+    private <R> void attempt(String queueName, int partition, PartitionRequest<R> request, int n, Promise<R> answer) {
+        Member owner = ownership.owner(queueName, partition);
+        Future<R> tried;
+        if (owner == null) {
+            tried = Future.failedFuture(new PartitionMoved(queueName, partition));
+        } else if (owner.localMember()) {
+            tried = local.execute(queueName, partition, request);
+        } else {
+            tried = forward(HazelcastOwnership.nodeId(owner), queueName, partition, request);
+        }
+        tried.onComplete(ar -> {
+            if (ar.succeeded()) {
+                answer.complete(ar.result());
+            } else if (!retryable(ar.cause())) {
+                answer.fail(ar.cause());
+            } else if (n >= MAX_ATTEMPTS) {
+                answer.fail(new SqsException(ErrorCode.SERVICE_UNAVAILABLE,
+                        "The queue partition is moving between nodes; try again."));
+            } else {
+                vertx.setTimer(RETRY_MILLIS, id -> attempt(queueName, partition, request, n + 1, answer));
+            }
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private <R> Future<R> forward(String nodeId, String queueName, int partition, PartitionRequest<R> request) {
+        if (nodeId == null) {
+            return Future.failedFuture(new PartitionMoved(queueName, partition));
+        }
+        Buffer body = Buffer.buffer(WireCodec.encodeRequest(queueName, partition, request));
+        return vertx.eventBus().<Buffer>request(address(nodeId), body, options).map(msg -> {
+            WireCodec.Reply reply = WireCodec.decodeReply(msg.body().getBytes());
+            return switch (reply.kind()) {
+                case MOVED, REBUILDING -> throw new PartitionMoved(queueName, partition);
+                default -> (R) reply.get();
+            };
+        });
+    }
+
+    /**
+     * Moved, no owner yet, or the owner's address gone: look again. A timeout is not retried
+     * here: the request may have run, and the client decides whether to repeat it.
+     */
+    private static boolean retryable(Throwable err) {
+        if (err instanceof PartitionMoved) {
+            return true;
+        }
+        return err instanceof ReplyException r && r.failureType() == ReplyFailure.NO_HANDLERS;
+    }
+}

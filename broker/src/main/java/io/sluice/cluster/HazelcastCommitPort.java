@@ -1,0 +1,101 @@
+package io.sluice.cluster;
+
+import com.hazelcast.map.IMap;
+import com.hazelcast.query.Predicates;
+import io.sluice.queue.CommitPort;
+import io.sluice.queue.DedupEntry;
+import io.sluice.queue.PartitionChange;
+import io.sluice.queue.PartitionSnapshot;
+import io.sluice.queue.StoredAttempt;
+import io.sluice.queue.StoredMessage;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+
+/**
+ * Partition state in a Hazelcast map with synchronous backups. One loop turn's changes become
+ * one {@code setAllAsync} of the records written and one {@code submitToKeys} of the records
+ * removed (one write per change manages only a few thousand a second; batched, tens of
+ * thousands). Hazelcast completes both only after the backups acknowledged, and with
+ * fail-on-indeterminate-state a write whose backups did not answer fails.
+ */
+public final class HazelcastCommitPort implements CommitPort {
+    private static final CompletionStage<Void> DONE = CompletableFuture.completedFuture(null);
+    private static final DeleteEntry DELETE = new DeleteEntry();
+
+    private final IMap<String, byte[]> map;
+    /** Where the loading query runs: Hazelcast has no asynchronous query, and event loops must not block. */
+    private final Executor blocking;
+
+    public HazelcastCommitPort(IMap<String, byte[]> map, Executor blocking) {
+        this.map = map;
+        this.blocking = blocking;
+    }
+
+    @Override
+    public CompletionStage<Void> commit(String queueName, int partition, List<PartitionChange> changes) {
+        if (changes.isEmpty()) {
+            return DONE;
+        }
+        String pk = MessageKeys.partitionKey(queueName, partition);
+        // Last change per key wins, so a message stored and deleted in one turn is only deleted.
+        Map<String, byte[]> latest = new LinkedHashMap<>();
+        for (PartitionChange c : changes) {
+            switch (c.kind()) {
+                case UPSERT -> latest.put(MessageKeys.key(MessageKeys.MESSAGE, c.key(), pk),
+                        WireCodec.encodeMessage(c.record().snapshot()));
+                case REMOVE -> latest.put(MessageKeys.key(MessageKeys.MESSAGE, c.key(), pk), null);
+                case DEDUP -> latest.put(MessageKeys.key(MessageKeys.DEDUP, c.key(), pk),
+                        c.value() == null ? null : WireCodec.encodeDedup((DedupEntry) c.value()));
+                case ATTEMPT -> latest.put(MessageKeys.key(MessageKeys.ATTEMPT, c.key(), pk),
+                        c.value() == null ? null : WireCodec.encodeAttempt((StoredAttempt) c.value()));
+            }
+        }
+        Map<String, byte[]> writes = new HashMap<>();
+        Set<String> deletes = new HashSet<>();
+        latest.forEach((k, v) -> {
+            if (v == null) {
+                deletes.add(k);
+            } else {
+                writes.put(k, v);
+            }
+        });
+        CompletableFuture<?> w = writes.isEmpty() ? CompletableFuture.completedFuture(null)
+                : map.setAllAsync(writes).toCompletableFuture();
+        CompletableFuture<?> d = deletes.isEmpty() ? CompletableFuture.completedFuture(null)
+                : map.submitToKeys(deletes, DELETE).toCompletableFuture();
+        return CompletableFuture.allOf(w, d);
+    }
+
+    @Override
+    public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
+        String pk = MessageKeys.partitionKey(queueName, partition);
+        return CompletableFuture.supplyAsync(() -> {
+            List<StoredMessage> messages = new ArrayList<>();
+            Map<String, DedupEntry> dedup = new HashMap<>();
+            Map<String, StoredAttempt> attempts = new HashMap<>();
+            // One query on the Hazelcast partition that holds this queue partition; other queue
+            // partitions hashed to the same one are filtered out by key.
+            for (Map.Entry<String, byte[]> e : map.entrySet(Predicates.partitionPredicate(pk, Predicates.alwaysTrue()))) {
+                String key = e.getKey();
+                if (!MessageKeys.partitionKeyOf(key).equals(pk)) {
+                    continue;
+                }
+                switch (MessageKeys.kindOf(key)) {
+                    case MessageKeys.MESSAGE -> messages.add(WireCodec.decodeMessage(e.getValue()));
+                    case MessageKeys.DEDUP -> dedup.put(MessageKeys.idOf(key), WireCodec.decodeDedup(e.getValue()));
+                    case MessageKeys.ATTEMPT -> attempts.put(MessageKeys.idOf(key), WireCodec.decodeAttempt(e.getValue()));
+                    default -> { }
+                }
+            }
+            return new PartitionSnapshot(messages, dedup, attempts);
+        }, blocking);
+    }
+}

@@ -1,0 +1,85 @@
+package io.sluice.cluster;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.FileSystemYamlConfig;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.MultiMapConfig;
+import com.hazelcast.config.PartitioningStrategyConfig;
+import com.hazelcast.partition.strategy.StringPartitioningStrategy;
+import io.sluice.config.ClusterSettings;
+import java.io.FileNotFoundException;
+import java.io.UncheckedIOException;
+
+/**
+ * The Hazelcast member configuration of a node: the user's YAML (cluster-config/) or, without
+ * one, a cluster of one that never looks for peers; plus what Sluice always needs.
+ */
+public final class HazelcastSetup {
+    /** Every queue partition's records, keyed "kind:id@queue#index" so a partition's keys share a Hazelcast partition. */
+    public static final String MESSAGES_MAP = "sluice.messages";
+    public static final String QUEUES_MAP = "sluice.queues";
+    public static final String DELETED_QUEUES_MAP = "sluice.deleted-queues";
+
+    private HazelcastSetup() { }
+
+    public static Config config(ClusterSettings settings) {
+        Config c = settings.configFile() == null ? standalone() : load(settings.configFile());
+        if (settings.hazelcastPort() > 0) {
+            c.getNetworkConfig().setPort(settings.hazelcastPort());
+        }
+        if (settings.configFile() == null || c.getNetworkConfig().getPublicAddress() == null) {
+            c.getNetworkConfig().setPublicAddress(settings.host() + (settings.hazelcastPort() > 0 ? ":" + settings.hazelcastPort() : ""));
+        }
+        // Vert.x closes Hazelcast itself on SIGTERM; Hazelcast's own hook would race it.
+        c.setProperty("hazelcast.shutdownhook.enabled", "false");
+        // A write whose backups did not answer fails instead of silently succeeding.
+        c.setProperty("hazelcast.operation.fail.on.indeterminate.state", "true");
+        c.setProperty("hazelcast.phone.home.enabled", "false");
+        if (c.getProperty("hazelcast.logging.type") == null) {
+            c.setProperty("hazelcast.logging.type", "jdk");
+        }
+        if (c.getProperty("hazelcast.max.no.heartbeat.seconds") == null) {
+            c.setProperty("hazelcast.max.no.heartbeat.seconds", "10");
+        }
+        MapConfig messages = c.getMapConfigOrNull(MESSAGES_MAP);
+        if (messages == null) {
+            messages = new MapConfig(MESSAGES_MAP);
+            c.addMapConfig(messages);
+        }
+        messages.setBackupCount(settings.backupCount()).setAsyncBackupCount(0)
+                .setPartitioningStrategyConfig(new PartitioningStrategyConfig(StringPartitioningStrategy.class.getName()));
+        if (c.getMapConfigOrNull(QUEUES_MAP) == null) {
+            c.addMapConfig(new MapConfig(QUEUES_MAP).setBackupCount(Math.max(1, settings.backupCount())));
+        }
+        // What the Vert.x cluster manager's own structures need (its default-cluster.xml).
+        if (c.getMultiMapConfigs().get("__vertx.subs") == null) {
+            c.addMultiMapConfig(new MultiMapConfig("__vertx.subs").setBackupCount(1)
+                    .setValueCollectionType(MultiMapConfig.ValueCollectionType.SET));
+        }
+        c.addMapConfig(new MapConfig("__vertx.haInfo").setBackupCount(1));
+        c.addMapConfig(new MapConfig("__vertx.nodeInfo").setBackupCount(1));
+        return c;
+    }
+
+    /** The embedded default: one member, bound to loopback, looking for nobody. */
+    private static Config standalone() {
+        Config c = new Config();
+        c.setClusterName("sluice-standalone");
+        c.getNetworkConfig().setPort(5701).setPortAutoIncrement(true).setPortCount(100);
+        c.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+        JoinConfig join = c.getNetworkConfig().getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        return c;
+    }
+
+    private static Config load(String file) {
+        try {
+            return new FileSystemYamlConfig(file);
+        } catch (FileNotFoundException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.sluice.cluster;
+
+/**
+ * Keys of the message map. Everything of one queue partition shares the partition key after
+ * the '@' ("queue#index"), so Hazelcast keeps it in one of its partitions, owned by one member:
+ * the queue partition's owner. The kind prefix tells records apart: m (message), d
+ * (deduplication record), a (receive attempt).
+ */
+final class MessageKeys {
+    static final char MESSAGE = 'm';
+    static final char DEDUP = 'd';
+    static final char ATTEMPT = 'a';
+
+    private MessageKeys() { }
+
+    static String partitionKey(String queueName, int partition) {
+        return queueName + "#" + partition;
+    }
+
+    static String key(char kind, String id, String partitionKey) {
+        return kind + ":" + id + "@" + partitionKey;
+    }
+
+    static char kindOf(String key) {
+        return key.charAt(0);
+    }
+
+    /** The id between "k:" and the last '@'. */
+    static String idOf(String key) {
+        return key.substring(2, key.lastIndexOf('@'));
+    }
+
+    static String partitionKeyOf(String key) {
+        return key.substring(key.lastIndexOf('@') + 1);
+    }
+}

@@ -1,0 +1,132 @@
+package io.sluice.cluster;
+
+import com.hazelcast.partition.MigrationListener;
+import com.hazelcast.partition.MigrationState;
+import com.hazelcast.partition.PartitionService;
+import com.hazelcast.partition.ReplicaMigrationEvent;
+import io.sluice.partition.PartitionDirectory;
+import io.sluice.partition.VisibilityListener;
+import io.sluice.queue.QueueMeta;
+import io.sluice.queue.QueueRegistry;
+import io.vertx.core.Vertx;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Logger;
+
+/**
+ * Keeps the partitions this node runs equal to the ones it owns. After every migration, and
+ * once a second anyway, it drops partitions that moved away (their parked long polls are woken
+ * to claim again through the new owner) and starts every owned partition of every queue, so
+ * its records, deadlines and timers are rebuilt before a request needs them.
+ */
+public final class Reconciler implements MigrationListener {
+    private static final Logger LOG = Logger.getLogger(Reconciler.class.getName());
+    private static final long PERIOD_MILLIS = 1_000;
+    /**
+     * A partition gained by migration is loaded after this grace, so that a write the previous
+     * owner made just before the switch is in storage before the new owner reads it.
+     */
+    private static final long GRACE_MILLIS = 200;
+    private static final long SAFETY_CHECK_MILLIS = 250;
+
+    private final Vertx vertx;
+    private final PartitionDirectory directory;
+    private final QueueRegistry registry;
+    private final HazelcastOwnership ownership;
+    private final PartitionService partitions;
+    private final VisibilityListener wakes;
+    private final AtomicBoolean scheduled = new AtomicBoolean();
+    private final java.util.concurrent.Executor blocking;
+    private volatile boolean clusterSafe;
+
+    public Reconciler(Vertx vertx, PartitionDirectory directory, QueueRegistry registry, HazelcastOwnership ownership,
+                      PartitionService partitions, VisibilityListener wakes, java.util.concurrent.Executor blocking) {
+        this.blocking = blocking;
+        this.vertx = vertx;
+        this.directory = directory;
+        this.registry = registry;
+        this.ownership = ownership;
+        this.partitions = partitions;
+        this.wakes = wakes;
+    }
+
+    public void start() {
+        partitions.addMigrationListener(this);
+        vertx.setPeriodic(PERIOD_MILLIS, id -> reconcile());
+        vertx.setPeriodic(SAFETY_CHECK_MILLIS, id -> checkSafety());
+        checkSafety();
+        reconcile();
+    }
+
+    /** Ready: the cluster has its backups in place and every partition this node owns is rebuilt. */
+    public boolean ready() {
+        return clusterSafe && allOwnedStarted();
+    }
+
+    /** Asking Hazelcast whether backups are in sync calls every member: done off the event loops. */
+    private void checkSafety() {
+        blocking.execute(() -> {
+            try {
+                clusterSafe = partitions.isClusterSafe();
+            } catch (RuntimeException e) {
+                clusterSafe = false;
+            }
+        });
+    }
+
+    private boolean allOwnedStarted() {
+        for (QueueMeta q : registry.list("")) {
+            for (int i = 0; i < q.partitions(); i++) {
+                if (ownership.ownsLocally(q.name(), i) && !directory.isStarted(q.name(), i)) {
+                    return false;
+                }
+            }
+        }
+        return directory.allStarted();
+    }
+
+    private void reconcile() {
+        List<String> dropped = directory.dropMoved();
+        for (String key : dropped) {
+            String queue = key.substring(0, key.lastIndexOf('#'));
+            wakes.onVisible(queue, -1);
+        }
+        if (!dropped.isEmpty()) {
+            LOG.fine(() -> "handed over " + dropped.size() + " partitions");
+        }
+        for (QueueMeta q : registry.list("")) {
+            for (int i = 0; i < q.partitions(); i++) {
+                if (ownership.ownsLocally(q.name(), i) && !directory.isStarted(q.name(), i)) {
+                    directory.start(q, i);
+                }
+            }
+        }
+    }
+
+    private void scheduleSoon() {
+        if (scheduled.compareAndSet(false, true)) {
+            vertx.setTimer(GRACE_MILLIS, id -> {
+                scheduled.set(false);
+                reconcile();
+            });
+        }
+    }
+
+    @Override
+    public void migrationStarted(MigrationState state) { }
+
+    @Override
+    public void migrationFinished(MigrationState state) {
+        scheduleSoon();
+    }
+
+    @Override
+    public void replicaMigrationCompleted(ReplicaMigrationEvent event) {
+        scheduleSoon();
+    }
+
+    @Override
+    public void replicaMigrationFailed(ReplicaMigrationEvent event) {
+        scheduleSoon();
+    }
+}

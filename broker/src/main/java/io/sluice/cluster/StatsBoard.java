@@ -1,0 +1,83 @@
+package io.sluice.cluster;
+
+import io.sluice.partition.PartitionDirectory;
+import io.sluice.partition.PartitionStats;
+import io.sluice.queue.QueueMeta;
+import io.sluice.queue.QueueRegistry;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Every node's partition counts, as the owners publish them about once a second: what short
+ * polls weigh their samples by and what the approximate queue counts add up. This node's own
+ * partitions are read live.
+ */
+public final class StatsBoard {
+    static final String ADDRESS = "sluice.stats";
+    static final long PUBLISH_MILLIS = 1_000;
+    /** A node not heard from for this long is taken to be gone; its partitions are rebuilt elsewhere. */
+    private static final long STALE_MILLIS = 5_000;
+
+    private final PartitionDirectory local;
+    private final QueueRegistry registry;
+    private final String nodeId;
+    /** "queue#index" → counts and when they were heard, from other nodes. */
+    private final Map<String, Heard> remote = new ConcurrentHashMap<>();
+
+    private record Heard(PartitionStats stats, String node, long at) { }
+
+    public StatsBoard(PartitionDirectory local, QueueRegistry registry, String nodeId) {
+        this.local = local;
+        this.registry = registry;
+        this.nodeId = nodeId;
+    }
+
+    public void start(Vertx vertx) {
+        vertx.eventBus().<JsonObject>consumer(ADDRESS, msg -> {
+            JsonObject body = msg.body();
+            String from = body.getString("node");
+            if (nodeId.equals(from)) {
+                return;
+            }
+            long now = System.currentTimeMillis();
+            JsonObject queues = body.getJsonObject("queues");
+            for (String q : queues.fieldNames()) {
+                for (Object o : queues.getJsonArray(q)) {
+                    JsonArray a = (JsonArray) o;
+                    remote.put(q + "#" + a.getInteger(0),
+                            new Heard(new PartitionStats(a.getInteger(1), a.getInteger(2), a.getInteger(3)), from, now));
+                }
+            }
+        });
+        vertx.setPeriodic(PUBLISH_MILLIS, id -> publish(vertx));
+    }
+
+    public PartitionStats[] stats(String queueName) {
+        QueueMeta meta = registry.find(queueName);
+        if (meta == null) {
+            return new PartitionStats[0];
+        }
+        PartitionStats[] mine = local.stats(queueName);
+        long now = System.currentTimeMillis();
+        for (int i = 0; i < mine.length; i++) {
+            if (!local.isStarted(queueName, i)) {
+                Heard h = remote.get(queueName + "#" + i);
+                mine[i] = h != null && now - h.at < STALE_MILLIS ? h.stats : PartitionStats.EMPTY;
+            }
+        }
+        return mine;
+    }
+
+    private void publish(Vertx vertx) {
+        JsonObject queues = new JsonObject();
+        local.localStats().forEach((q, byIndex) -> {
+            JsonArray rows = new JsonArray();
+            byIndex.forEach((i, s) -> rows.add(new JsonArray().add(i).add(s.visible()).add(s.inFlight()).add(s.delayed())));
+            queues.put(q, rows);
+        });
+        vertx.eventBus().publish(ADDRESS, new JsonObject().put("node", nodeId).put("queues", queues));
+    }
+}
