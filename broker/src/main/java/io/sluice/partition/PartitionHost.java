@@ -9,6 +9,10 @@ import io.vertx.core.Promise;
 import io.vertx.core.internal.ContextInternal;
 import java.util.ArrayList;
 import java.util.List;
+import io.sluice.queue.ErrorCode;
+import io.sluice.queue.SqsException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Runs one partition on the event loop that owns it. Requests are applied in arrival order on
@@ -17,6 +21,7 @@ import java.util.List;
  * partition never overlap, so the port sees its changes in order.
  */
 public final class PartitionHost {
+    private static final Logger LOG = Logger.getLogger(PartitionHost.class.getName());
     private final String queueName;
     private final int index;
     private final Partition state;
@@ -26,7 +31,7 @@ public final class PartitionHost {
     private final Ownership ownership;
 
     /** Answers waiting for the next commit, and whether a flush is queued or running. */
-    private List<Runnable> awaitingCommit = new ArrayList<>();
+    private List<java.util.function.Consumer<Throwable>> awaitingCommit = new ArrayList<>();
     private boolean flushQueued;
     private boolean committing;
     private volatile PartitionStats stats = PartitionStats.EMPTY;
@@ -63,7 +68,13 @@ public final class PartitionHost {
                 return;
             }
             afterChange();
-            whenCommitted(() -> answer.complete(result));
+            whenCommitted(err -> {
+                if (err == null) {
+                    answer.complete(result);
+                } else {
+                    answer.fail(err);
+                }
+            });
         });
         return answer.future();
     }
@@ -76,7 +87,7 @@ public final class PartitionHost {
         state.advance(now);
         afterChange();
         if (state.hasChanges()) {
-            whenCommitted(() -> { });
+            whenCommitted(err -> { });
         }
     }
 
@@ -97,9 +108,9 @@ public final class PartitionHost {
         }
     }
 
-    private void whenCommitted(Runnable reply) {
+    private void whenCommitted(java.util.function.Consumer<Throwable> reply) {
         if (!state.hasChanges() && !committing && awaitingCommit.isEmpty()) {
-            reply.run();
+            reply.accept(null);
             return;
         }
         awaitingCommit.add(reply);
@@ -113,14 +124,19 @@ public final class PartitionHost {
     private void flush() {
         flushQueued = false;
         List<PartitionChange> changes = state.drainChanges();
-        List<Runnable> replies = awaitingCommit;
+        List<java.util.function.Consumer<Throwable>> replies = awaitingCommit;
         awaitingCommit = new ArrayList<>();
         committing = true;
         port.commit(queueName, index, changes).whenComplete((ok, err) -> loop.runOnContext(v -> {
             committing = false;
-            // A failed commit still answers: the cluster port fails only with retryable errors
-            // surfaced by its own layer; here the in-memory port never fails.
-            replies.forEach(Runnable::run);
+            // Nobody is told "done" for a change storage did not take: they get a retryable
+            // error instead (a retried send may duplicate, which at-least-once allows).
+            Throwable failure = err == null ? null : new SqsException(ErrorCode.SERVICE_UNAVAILABLE,
+                    "Could not replicate the change; try again.");
+            if (err != null) {
+                LOG.log(Level.WARNING, "commit of " + queueName + "#" + index + " failed", err);
+            }
+            replies.forEach(r -> r.accept(failure));
             if (!awaitingCommit.isEmpty() || state.hasChanges()) {
                 flushQueued = true;
                 flush();
