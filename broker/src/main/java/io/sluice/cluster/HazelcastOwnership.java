@@ -14,6 +14,11 @@ public final class HazelcastOwnership implements Ownership {
     static final String NODE_ID_ATTRIBUTE = "__vertx.nodeId";
 
     private final PartitionService partitions;
+    /**
+     * Hazelcast's partition objects are live views of the table, so each queue partition's is
+     * looked up (which hashes the serialized key) once and asked for its current owner after.
+     */
+    private final java.util.concurrent.ConcurrentHashMap<String, Partition> byKey = new java.util.concurrent.ConcurrentHashMap<>();
 
     public HazelcastOwnership(PartitionService partitions) {
         this.partitions = partitions;
@@ -27,8 +32,8 @@ public final class HazelcastOwnership implements Ownership {
 
     /** The owning member, or null while the partition has none (during a failover). */
     public Member owner(String queueName, int partition) {
-        Partition p = partitions.getPartition(MessageKeys.partitionKey(queueName, partition));
-        return p == null ? null : p.getOwner();
+        Partition p = byKey.computeIfAbsent(MessageKeys.partitionKey(queueName, partition), partitions::getPartition);
+        return p.getOwner();
     }
 
     public static String nodeId(Member member) {

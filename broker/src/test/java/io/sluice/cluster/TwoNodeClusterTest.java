@@ -1,0 +1,145 @@
+package io.sluice.cluster;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.config.BrokerConfig;
+import io.sluice.server.SluiceNode;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/**
+ * Two real nodes (two Hazelcast members, clustered Vert.x) in this JVM: every call works through
+ * either node, requests for partitions owned by the other node are forwarded, and a long poll
+ * parked on one node wakes for a send through the other.
+ */
+class TwoNodeClusterTest {
+    private static SluiceNode a;
+    private static SluiceNode b;
+    private static SqsClient viaA;
+    private static SqsClient viaB;
+
+    @BeforeAll
+    static void start() throws Exception {
+        // The project's local configuration under a cluster name of its own, so nothing else joins.
+        String yaml = Files.readString(Path.of("../cluster-config/local.yaml"))
+                .replaceFirst("cluster-name: sluice", "cluster-name: sluice-test-" + UUID.randomUUID());
+        Path config = Files.createTempFile("sluice-two-nodes", ".yaml");
+        Files.writeString(config, yaml);
+        BrokerConfig base = BrokerConfig.defaults().withPort(0).withPartitions(8).withShortPollSampling(false);
+        a = SluiceNode.start(base.withCluster(base.cluster().withConfigFile(config.toString())));
+        b = SluiceNode.start(base.withCluster(base.cluster().withConfigFile(config.toString())));
+        viaA = client(a);
+        viaB = client(b);
+    }
+
+    private static SqsClient client(SluiceNode node) {
+        return SqsClient.builder()
+                .endpointOverride(URI.create(node.baseUrl()))
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("x", "x")))
+                .httpClient(UrlConnectionHttpClient.create())
+                .build();
+    }
+
+    @AfterAll
+    static void stop() {
+        viaA.close();
+        viaB.close();
+        b.close();
+        a.close();
+    }
+
+    @Test
+    void queuesAndMessagesAreSharedByBothNodes() {
+        String url = viaA.createQueue(r -> r.queueName("shared")).queueUrl();
+        assertEquals(url.replace(a.baseUrl(), b.baseUrl()), viaB.getQueueUrl(r -> r.queueName("shared")).queueUrl());
+        Set<String> sent = new HashSet<>();
+        for (int i = 0; i < 40; i++) {
+            SqsClient via = i % 2 == 0 ? viaA : viaB;
+            String body = "m" + i;
+            via.sendMessage(r -> r.queueUrl(url).messageBody(body));
+            sent.add(body);
+        }
+        Set<String> received = new HashSet<>();
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            for (SqsClient via : List.of(viaA, viaB)) {
+                for (Message m : via.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages()) {
+                    received.add(m.body());
+                    // Deleted through the other node: the receipt handle works anywhere.
+                    (via == viaA ? viaB : viaA).deleteMessage(r -> r.queueUrl(url).receiptHandle(m.receiptHandle()));
+                }
+            }
+            return received.size() == sent.size();
+        });
+        assertEquals(sent, received);
+        await().atMost(Duration.ofSeconds(5)).until(() -> "0".equals(viaB.getQueueAttributes(
+                r -> r.queueUrl(url).attributeNamesWithStrings("All")).attributesAsStrings()
+                .get("ApproximateNumberOfMessagesNotVisible")));
+    }
+
+    @Test
+    void longPollOnOneNodeWakesForASendThroughTheOther() throws Exception {
+        String url = viaA.createQueue(r -> r.queueName("wake")).queueUrl();
+        for (int round = 0; round < 3; round++) {
+            long start = System.nanoTime();
+            CompletableFuture<List<Message>> parked = CompletableFuture.supplyAsync(
+                    () -> viaA.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(10)).messages());
+            // Give the receive time to park; it must still be waiting when the send goes out.
+            await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> true);
+            org.junit.jupiter.api.Assertions.assertFalse(parked.isDone(), "the receive should be parked, not answered");
+            String body = "wake-" + round;
+            long sentAt = System.nanoTime();
+            viaB.sendMessage(r -> r.queueUrl(url).messageBody(body));
+            List<Message> got = parked.get();
+            long afterSendMillis = (System.nanoTime() - sentAt) / 1_000_000;
+            assertEquals(1, got.size());
+            assertEquals(body, got.get(0).body());
+            assertTrue(afterSendMillis < 1500, "woke " + afterSendMillis + " ms after the send");
+            assertTrue((System.nanoTime() - start) / 1_000_000 < 5_000);
+            viaB.deleteMessage(r -> r.queueUrl(url).receiptHandle(got.get(0).receiptHandle()));
+        }
+    }
+
+    @Test
+    void fifoOrderHoldsWhenSendsAndReceivesGoThroughDifferentNodes() {
+        String url = viaB.createQueue(r -> r.queueName("order.fifo")
+                .attributesWithStrings(java.util.Map.of("FifoQueue", "true", "ContentBasedDeduplication", "true"))).queueUrl();
+        for (int i = 0; i < 30; i++) {
+            int n = i;
+            (i % 2 == 0 ? viaA : viaB).sendMessage(r -> r.queueUrl(url).messageGroupId("g" + (n % 3)).messageBody("" + n));
+        }
+        java.util.Map<String, Integer> last = new java.util.HashMap<>();
+        int[] count = {0};
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            SqsClient via = count[0] % 2 == 0 ? viaA : viaB;
+            for (Message m : via.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)
+                    .messageSystemAttributeNamesWithStrings("MessageGroupId")).messages()) {
+                String group = m.attributesAsStrings().get("MessageGroupId");
+                int n = Integer.parseInt(m.body());
+                assertTrue(n > last.getOrDefault(group, -1), "group " + group + " out of order at " + n);
+                last.put(group, n);
+                via.deleteMessage(r -> r.queueUrl(url).receiptHandle(m.receiptHandle()));
+                count[0]++;
+            }
+            return count[0] == 30;
+        });
+    }
+}
