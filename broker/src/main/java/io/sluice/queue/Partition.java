@@ -252,8 +252,11 @@ public final class Partition {
         java.util.Map<String, DedupEntry> dedupEntries = snapshot.dedup();
         java.util.Map<String, StoredAttempt> storedAttempts = snapshot.attempts();
         List<StoredMessage> ordered = new ArrayList<>(snapshot.messages());
-        ordered.sort(java.util.Comparator.comparingLong(StoredMessage::sentTimestamp)
-                .thenComparing(m -> m.sequenceNumber() == null ? "" : m.sequenceNumber()));
+        // FIFO order is the order the partition stored messages in, which sequence numbers record
+        // (zero-padded, so text order is number order); sent times may come from other nodes' clocks.
+        ordered.sort(fifo
+                ? java.util.Comparator.comparing(StoredMessage::sequenceNumber)
+                : java.util.Comparator.comparingLong(StoredMessage::sentTimestamp));
         for (StoredMessage s : ordered) {
             MessageRecord r = MessageRecord.restore(s);
             messages.put(r.messageId, r);

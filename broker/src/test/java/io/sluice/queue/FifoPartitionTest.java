@@ -170,6 +170,30 @@ class FifoPartitionTest {
     }
 
     @Test
+    void rebuiltPartitionKeepsGroupOrderLocksAndDedup() {
+        partition.send(message("A", "a1"), 0, "k1");
+        partition.send(message("A", "a2"), 0, "k2");
+        assertEquals(List.of("a1"), bodies(partition.receive(1, 10_000)));
+        List<StoredMessage> stored = new java.util.ArrayList<>();
+        java.util.Map<String, DedupEntry> dedup = new java.util.HashMap<>();
+        for (PartitionChange c : partition.drainChanges()) {
+            if (c.kind() == PartitionChange.Kind.UPSERT) {
+                stored.removeIf(m -> m.messageId().equals(c.key()));
+                stored.add(c.record().snapshot());
+            } else if (c.kind() == PartitionChange.Kind.DEDUP) {
+                dedup.put(c.key(), (DedupEntry) c.value());
+            }
+        }
+        java.util.Collections.reverse(stored);
+        Partition rebuilt = new Partition(clock, () -> 345_600_000L, true, 3, new SequenceClock());
+        rebuilt.restore(new PartitionSnapshot(stored, dedup, Map.of()));
+        assertTrue(rebuilt.receive(10, 10_000).isEmpty(), "group A is still locked by the in-flight a1");
+        assertTrue(rebuilt.send(message("A", "dup"), 0, "k2").duplicate(), "dedup survives the rebuild");
+        clock.advanceSeconds(10);
+        assertEquals(List.of("a1", "a2"), bodies(rebuilt.receive(10, 10_000)), "a1 back after its timeout, in order");
+    }
+
+    @Test
     void movePacerHoldsTheRate() {
         MovePacer pacer = new MovePacer(clock, 2);
         assertEquals(1, pacer.take(10), "one permit to start with");
