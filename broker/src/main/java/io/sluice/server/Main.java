@@ -8,14 +8,18 @@ import java.util.logging.Logger;
 
 /** {@code java -jar sluice.jar [--port 9324] [--config sluice.yaml] ...}: runs one node until SIGTERM. */
 public final class Main {
+    // Held here because JUL keeps loggers weakly: a level set on a dropped logger is lost.
+    // Hazelcast is chatty at INFO; membership changes (which operators want) stay visible.
+    private static final Logger HAZELCAST_LOG = Logger.getLogger("com.hazelcast");
+    private static final Logger MEMBERSHIP_LOG = Logger.getLogger("com.hazelcast.internal.cluster");
+
     private Main() { }
 
     public static void main(String[] args) throws InterruptedException {
         System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT.%1$tL %4$s %3$s - %5$s%6$s%n");
         Logger log = Logger.getLogger("io.sluice");
-        // Hazelcast is chatty at INFO; membership changes (which operators want) stay visible.
-        Logger.getLogger("com.hazelcast").setLevel(java.util.logging.Level.WARNING);
-        Logger.getLogger("com.hazelcast.internal.cluster").setLevel(java.util.logging.Level.INFO);
+        HAZELCAST_LOG.setLevel(java.util.logging.Level.WARNING);
+        MEMBERSHIP_LOG.setLevel(java.util.logging.Level.INFO);
         BrokerConfig config;
         try {
             config = ConfigLoader.load(Arrays.asList(args), System.getenv());

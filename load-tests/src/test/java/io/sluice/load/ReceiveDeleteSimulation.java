@@ -29,9 +29,12 @@ import java.util.concurrent.TimeUnit;
  * DeleteMessageBatch of what they got, until {@code duration} seconds have passed or the queue is drained
  * ({@value #EMPTY_RECEIVES_TO_STOP} empty receives in a row for one user stop the whole run, so drained-queue
  * polling does not pollute the figures). Messages/s counts the entries DeleteMessageBatch reported as deleted.
+ * With several endpoints ({@code -Dsqs.endpoints=a,b,c}), the queue is created on the first, the pre-fill batches
+ * go round-robin to all of them, and each user receives and deletes through one of them (round-robin by user id).
  *
  * <pre>mvn -P load -pl load-tests gatling:test -Dgatling.simulationClass=io.sluice.load.ReceiveDeleteSimulation \
- *     -Dsqs.endpoint=http://127.0.0.1:9324 -Dusers=32 -Dduration=30 -Dprefill=100000</pre>
+ *     -Dsqs.endpoints=http://127.0.0.1:9324,http://127.0.0.1:9334,http://127.0.0.1:9344 -Dusers=32 -Dduration=30 \
+ *     -Dprefill=100000</pre>
  */
 public class ReceiveDeleteSimulation extends Simulation {
 
@@ -41,7 +44,7 @@ public class ReceiveDeleteSimulation extends Simulation {
 
     private final BenchSettings settings = BenchSettings.fromSystemProperties("bench-receive");
     private final int prefill = Integer.getInteger("prefill", 100_000);
-    private final RunWindow window = new RunWindow();
+    private final RunWindow window = new RunWindow(settings.endpoints().size());
     private volatile String queueUrlJson;
     private volatile String receiveBody;
     private volatile long deadlineNanos;
@@ -54,7 +57,7 @@ public class ReceiveDeleteSimulation extends Simulation {
 
     private final ChainBuilder receiveAndDelete = exec(session -> session.removeAll("handles", "deleted"))
             .exec(http("ReceiveMessage")
-                    .post("/")
+                    .post(session -> session.getString(SendSimulation.URL_KEY))
                     .header("X-Amz-Target", "AmazonSQS.ReceiveMessage")
                     .body(StringBody(session -> receiveBody))
                     .check(status().is(200),
@@ -62,19 +65,24 @@ public class ReceiveDeleteSimulation extends Simulation {
             .exec(this::afterReceive)
             .exec(doIf(session -> !session.getString("deleteBody").isEmpty()).then(exec(
                     http("DeleteMessageBatch")
-                            .post("/")
+                            .post(session -> session.getString(SendSimulation.URL_KEY))
                             .header("X-Amz-Target", "AmazonSQS.DeleteMessageBatch")
                             .body(StringBody(session -> session.getString("deleteBody")))
                             .check(status().is(200), jsonPath("$.Successful[*].Id").count().saveAs("deleted")))
                     .exec(session -> {
-                        window.completed(session.contains("deleted") ? session.getInt("deleted") : 0);
+                        window.completed(session.getInt(SendSimulation.ENDPOINT_KEY),
+                                session.contains("deleted") ? session.getInt("deleted") : 0);
                         return session.markAsSucceeded();
                     })));
 
     private final ScenarioBuilder consume = scenario("ReceiveMessage + DeleteMessageBatch loop")
             .exec(session -> {
-                window.started();
-                return session.set("empties", 0).set("deleteBody", "");
+                // Pinned to one endpoint (round-robin by user id) for all its requests.
+                int endpoint = settings.endpointIndex(session.userId());
+                window.started(endpoint);
+                return session.set(SendSimulation.ENDPOINT_KEY, endpoint)
+                        .set(SendSimulation.URL_KEY, settings.endpoints().get(endpoint) + "/")
+                        .set("empties", 0).set("deleteBody", "");
             })
             .exec(asLongAs(session -> session.getInt("empties") < EMPTY_RECEIVES_TO_STOP && System.nanoTime() < deadlineNanos)
                     .on(receiveAndDelete))
@@ -113,21 +121,26 @@ public class ReceiveDeleteSimulation extends Simulation {
         }
         SqsClient client = new SqsClient(settings.endpoint());
         String queueUrl = client.createQueue(settings.queueName());
+        List<SqsClient> fillClients = new ArrayList<>();
+        for (String endpoint : settings.endpoints()) {
+            fillClients.add(new SqsClient(endpoint));
+        }
         queueUrlJson = Json.escape(queueUrl);
         receiveBody = "{\"QueueUrl\":\"" + queueUrlJson + "\",\"MaxNumberOfMessages\":10,\"WaitTimeSeconds\":0}";
         long start = System.nanoTime();
-        fill(client, queueUrl);
+        fill(fillClients, queueUrl);
         double secs = (System.nanoTime() - start) / 1e9;
         System.out.printf("ReceiveDeleteSimulation: queue %s pre-filled with %d messages in %.1f s"
-                        + " (ApproximateNumberOfMessages=%d); %d users, %d s%n",
+                        + " (ApproximateNumberOfMessages=%d); %d users, %d s, endpoints %s%n",
                 queueUrl, prefill, secs, client.visibleMessages(queueUrl), settings.users(),
-                settings.duration().toSeconds());
+                settings.duration().toSeconds(), settings.endpointList());
         // The users stop one second after the closed injection ends, so the injector never has to replace
         // users that leave at the very end (it would start and end thousands of them in that instant).
         deadlineNanos = System.nanoTime() + settings.duration().plusSeconds(1).toNanos();
     }
 
-    private void fill(SqsClient client, String queueUrl) {
+    /** SendMessageBatch of 10 from {@value #PREFILL_THREADS} threads; batch i goes to endpoint i mod n. */
+    private void fill(List<SqsClient> clients, String queueUrl) {
         String body = settings.messageBody();
         int batches = (prefill + 9) / 10;
         ExecutorService pool = Executors.newFixedThreadPool(PREFILL_THREADS);
@@ -137,7 +150,8 @@ public class ReceiveDeleteSimulation extends Simulation {
                 int first = t;
                 parts.add(pool.submit(() -> {
                     for (int batch = first; batch < batches; batch += PREFILL_THREADS) {
-                        client.sendBatch(queueUrl, body, Math.min(10, prefill - batch * 10));
+                        clients.get(batch % clients.size())
+                                .sendBatch(queueUrl, body, Math.min(10, prefill - batch * 10));
                     }
                 }));
             }
