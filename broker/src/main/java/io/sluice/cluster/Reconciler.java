@@ -32,14 +32,14 @@ public final class Reconciler implements MigrationListener {
     private final Vertx vertx;
     private final PartitionDirectory directory;
     private final QueueRegistry registry;
-    private final HazelcastOwnership ownership;
+    private final io.sluice.partition.Ownership ownership;
     private final PartitionService partitions;
     private final VisibilityListener wakes;
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private final java.util.concurrent.Executor blocking;
     private volatile boolean clusterSafe;
 
-    public Reconciler(Vertx vertx, PartitionDirectory directory, QueueRegistry registry, HazelcastOwnership ownership,
+    public Reconciler(Vertx vertx, PartitionDirectory directory, QueueRegistry registry, io.sluice.partition.Ownership ownership,
                       PartitionService partitions, VisibilityListener wakes, java.util.concurrent.Executor blocking) {
         this.blocking = blocking;
         this.vertx = vertx;

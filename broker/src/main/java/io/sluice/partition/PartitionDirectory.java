@@ -29,6 +29,17 @@ public final class PartitionDirectory implements PartitionRouter {
     private final VisibilityListener listener;
     private final Ownership ownership;
     private final SequenceClock sequences = new SequenceClock();
+    /**
+     * How long a node waits before loading a partition of an existing queue. When a partition
+     * changes owner, a write the previous owner issued just before the switch is retried by
+     * Hazelcast onto the new primary (its retry pause is 500 ms); loading after it landed keeps
+     * the new owner from serving a message that was already deleted.
+     */
+    public static final long HANDOVER_GRACE_MILLIS = 1_000;
+    /** A queue younger than this never had another owner: its partitions load at once. */
+    private static final long NEW_QUEUE_MILLIS = 10_000;
+
+    private volatile boolean serving = true;
     /** Running partitions and partitions being loaded, by "queue#index". */
     private final ConcurrentHashMap<String, Future<PartitionHost>> hosts = new ConcurrentHashMap<>();
 
@@ -53,7 +64,7 @@ public final class PartitionDirectory implements PartitionRouter {
         if (meta == null || partition < 0 || partition >= meta.partitions()) {
             return Future.failedFuture(QueueRegistry.doesNotExist());
         }
-        if (!ownership.ownsLocally(queueName, partition)) {
+        if (!serving || !ownership.ownsLocally(queueName, partition)) {
             return Future.failedFuture(new PartitionMoved(queueName, partition));
         }
         Future<PartitionHost> host = hosts.get(key(queueName, partition));
@@ -75,7 +86,8 @@ public final class PartitionDirectory implements PartitionRouter {
         return hosts.computeIfAbsent(key, k -> {
             ContextInternal loop = loops.assign();
             Promise<PartitionHost> started = loop.promise();
-            loop.runOnContext(v -> Future.fromCompletionStage(port.load(meta.name(), partition), loop)
+            long grace = clock.millis() - meta.createdMillis() < NEW_QUEUE_MILLIS ? 0 : HANDOVER_GRACE_MILLIS;
+            loop.runOnContext(v -> delay(loop, grace).compose(x -> Future.fromCompletionStage(port.load(meta.name(), partition), loop))
                     .onFailure(err -> {
                         hosts.remove(key);
                         started.fail(err);
@@ -91,6 +103,29 @@ public final class PartitionDirectory implements PartitionRouter {
                     }));
             return started.future();
         });
+    }
+
+    private static Future<Void> delay(ContextInternal loop, long millis) {
+        if (millis <= 0) {
+            return Future.succeededFuture();
+        }
+        Promise<Void> p = loop.promise();
+        loop.owner().setTimer(millis, id -> p.complete());
+        return p.future();
+    }
+
+    /**
+     * Stops serving every partition here: requests get {@link PartitionMoved} and go to the next
+     * owner. Used when the node leaves, and after a pause long enough for the cluster to have
+     * given its partitions to others (its memory of them may be stale).
+     *
+     * @param resume whether partitions may be started again (after a pause) or not (leaving)
+     */
+    public void dropAll(boolean resume) {
+        serving = resume;
+        for (String key : hosts.keySet()) {
+            detach(hosts.remove(key));
+        }
     }
 
     /** Drops the partitions of a deleted queue. */

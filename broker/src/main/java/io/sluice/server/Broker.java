@@ -57,6 +57,23 @@ final class Broker {
         return f.recover(err -> io.vertx.core.Future.failedFuture(unwrap(err)));
     }
 
+    /**
+     * What a client is told of a failure. A request to another node that timed out or failed in
+     * transit may or may not have run: the client gets a retryable ServiceUnavailable, as SQS
+     * does for its own internal hiccups.
+     */
+    static io.sluice.queue.SqsException asSqsError(Throwable failure) {
+        Throwable err = unwrap(failure);
+        if (err instanceof io.sluice.queue.SqsException e) {
+            return e;
+        }
+        if (err instanceof io.vertx.core.eventbus.ReplyException || err instanceof io.sluice.partition.PartitionMoved) {
+            return new io.sluice.queue.SqsException(io.sluice.queue.ErrorCode.SERVICE_UNAVAILABLE,
+                    "The queue partition's node did not answer; try again.");
+        }
+        return null;
+    }
+
     /** The failure inside the wrappers CompletableFuture adds. */
     static Throwable unwrap(Throwable err) {
         Throwable t = err;

@@ -158,8 +158,8 @@ final class SendActions {
     }
 
     static JsonObject failureOf(String id, Throwable err) {
-        SqsException e = err instanceof SqsException s ? s
-                : new SqsException(ErrorCode.INTERNAL_FAILURE, "Internal failure.");
-        return MessageCodec.failure(id, e);
+        SqsException known = Broker.asSqsError(err);
+        return MessageCodec.failure(id, known != null ? known
+                : new SqsException(ErrorCode.INTERNAL_FAILURE, "Internal failure."));
     }
 }

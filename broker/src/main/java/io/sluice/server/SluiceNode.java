@@ -9,6 +9,7 @@ import io.sluice.cluster.HazelcastCommitPort;
 import io.sluice.cluster.HazelcastOwnership;
 import io.sluice.cluster.HazelcastQueueRegistry;
 import io.sluice.cluster.HazelcastSetup;
+import io.sluice.cluster.PauseGuard;
 import io.sluice.cluster.Reconciler;
 import io.sluice.cluster.StatsBoard;
 import io.sluice.cluster.WakeRelay;
@@ -41,13 +42,16 @@ public final class SluiceNode implements AutoCloseable {
 
     private final Vertx vertx;
     private final PartitionLoops loops;
+    private final PartitionDirectory directory;
     private final Health health;
     private final ExecutorService blocking;
     private final int port;
     private final String baseUrl;
 
-    private SluiceNode(Vertx vertx, PartitionLoops loops, Health health, ExecutorService blocking, int port, String baseUrl) {
+    private SluiceNode(Vertx vertx, PartitionLoops loops, PartitionDirectory directory, Health health,
+                       ExecutorService blocking, int port, String baseUrl) {
         this.vertx = vertx;
+        this.directory = directory;
         this.loops = loops;
         this.health = health;
         this.blocking = blocking;
@@ -98,17 +102,20 @@ public final class SluiceNode implements AutoCloseable {
                     longPolls.wakeAll(name);
                 });
         HazelcastOwnership ownership = new HazelcastOwnership(hz.getPartitionService());
+        PauseGuard guarded = new PauseGuard(ownership,
+                Long.parseLong(hz.getConfig().getProperty("hazelcast.max.no.heartbeat.seconds")));
         PartitionLoops loops = new PartitionLoops(vertx, eventLoops, clock);
         IMap<String, byte[]> messages = hz.getMap(HazelcastSetup.MESSAGES_MAP);
         PartitionDirectory directory = new PartitionDirectory(loops, new HazelcastCommitPort(messages, blocking),
-                clock, registry, wakes, ownership);
+                clock, registry, wakes, guarded);
         directoryRef.set(directory);
+        guarded.start(vertx, hz, directory);
         StatsBoard stats = new StatsBoard(directory, registry, nodeId);
         stats.start(vertx);
         ClusterRouter router = new ClusterRouter(vertx, directory, ownership, stats);
         await(vertx.deployVerticle(() -> new ForwardedRequests(directory, nodeId),
                 new DeploymentOptions().setInstances(eventLoops)), "serve forwarded requests");
-        Reconciler reconciler = new Reconciler(vertx, directory, registry, ownership, hz.getPartitionService(), longPolls, blocking);
+        Reconciler reconciler = new Reconciler(vertx, directory, registry, guarded, hz.getPartitionService(), longPolls, blocking);
         reconciler.start();
 
         String baseUrl = config.publicBaseUrl(config.port());
@@ -119,7 +126,7 @@ public final class SluiceNode implements AutoCloseable {
                         new DeploymentOptions().setInstances(eventLoops).setThreadingModel(ThreadingModel.EVENT_LOOP)),
                 "listen on " + config.host() + ":" + config.port());
         health.awaitReady(START_TIMEOUT_SECONDS);
-        return new SluiceNode(vertx, loops, health, blocking, config.port(), baseUrl);
+        return new SluiceNode(vertx, loops, directory, health, blocking, config.port(), baseUrl);
     }
 
     /** The key receipt handles are signed with, the same on every node so handles work anywhere. */
@@ -141,6 +148,9 @@ public final class SluiceNode implements AutoCloseable {
     @Override
     public void close() {
         health.stopping();
+        // Stop serving partitions before leaving: requests re-route to the next owners (after the
+        // migration) instead of being written by a node whose writes could land late.
+        directory.dropAll(false);
         loops.stop(vertx);
         try {
             vertx.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);

@@ -106,11 +106,11 @@ final class SqsHttpVerticle extends VerticleBase {
     }
 
     private static EncodedResponse errorResponse(WireProtocol protocol, Throwable failure, String requestId) {
-        Throwable err = Broker.unwrap(failure);
-        if (err instanceof SqsException e) {
-            return ResponseEncoder.error(protocol, e.code(), e.getMessage(), requestId);
+        SqsException known = Broker.asSqsError(failure);
+        if (known != null) {
+            return ResponseEncoder.error(protocol, known.code(), known.getMessage(), requestId);
         }
-        LOG.log(Level.WARNING, "request " + requestId + " failed", err);
+        LOG.log(Level.WARNING, "request " + requestId + " failed", failure);
         return ResponseEncoder.error(protocol, ErrorCode.INTERNAL_FAILURE,
                 "We encountered an internal error. Please try again.", requestId);
     }

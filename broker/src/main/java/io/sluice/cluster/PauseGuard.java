@@ -1,0 +1,65 @@
+package io.sluice.cluster;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent;
+import io.sluice.partition.Ownership;
+import io.sluice.partition.PartitionDirectory;
+import io.vertx.core.Vertx;
+import java.util.logging.Logger;
+
+/**
+ * Keeps a node that was frozen (SIGSTOP, a VM stall, a very long GC pause) from acting on what
+ * it remembers. After a pause long enough for the others to have declared it dead, they own its
+ * partitions now, and a write it acknowledged on its own would be discarded when the cluster
+ * heals. So it drops the partitions it held and owns nothing until Hazelcast has merged it back
+ * (or, if nobody noticed the pause, until a settling time has passed); its clients get retryable
+ * errors meanwhile instead of acknowledgements that could be lost.
+ */
+public final class PauseGuard implements Ownership {
+    private static final Logger LOG = Logger.getLogger(PauseGuard.class.getName());
+    private static final long CHECK_MILLIS = 250;
+    private static final long SETTLE_MILLIS = 30_000;
+
+    private final Ownership delegate;
+    private final long pauseThresholdNanos;
+    private volatile long suspectUntilNanos;
+    private long lastCheck = System.nanoTime();
+
+    /** @param heartbeatTimeoutSeconds Hazelcast's max.no.heartbeat: a pause near it may have cost the membership */
+    public PauseGuard(Ownership delegate, long heartbeatTimeoutSeconds) {
+        this.delegate = delegate;
+        this.pauseThresholdNanos = heartbeatTimeoutSeconds * 800_000_000L;
+    }
+
+    public void start(Vertx vertx, HazelcastInstance hz, PartitionDirectory directory) {
+        vertx.setPeriodic(CHECK_MILLIS, id -> {
+            long now = System.nanoTime();
+            long gap = now - lastCheck;
+            lastCheck = now;
+            if (gap > pauseThresholdNanos) {
+                LOG.warning("this node was paused for " + gap / 1_000_000 + " ms; serving nothing until the cluster has settled");
+                suspectUntilNanos = now + SETTLE_MILLIS * 1_000_000L;
+                directory.dropAll(true);
+            } else if (suspectUntilNanos != 0 && now > suspectUntilNanos) {
+                settled(directory, "settling time over");
+            }
+        });
+        hz.getLifecycleService().addLifecycleListener(e -> {
+            if (e.getState() == LifecycleEvent.LifecycleState.MERGED && suspectUntilNanos != 0) {
+                settled(directory, "merged back into the cluster");
+            }
+        });
+    }
+
+    private void settled(PartitionDirectory directory, String why) {
+        suspectUntilNanos = 0;
+        // Whatever was loaded meanwhile is rebuilt from the merged storage.
+        directory.dropAll(true);
+        LOG.info("serving again: " + why);
+    }
+
+    @Override
+    public boolean ownsLocally(String queueName, int partition) {
+        return suspectUntilNanos == 0 && delegate.ownsLocally(queueName, partition);
+    }
+}
