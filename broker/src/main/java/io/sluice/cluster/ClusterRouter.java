@@ -27,7 +27,8 @@ public final class ClusterRouter implements PartitionRouter {
     static final String ADDRESS_PREFIX = "sluice.partitions.";
     private static final int MAX_ATTEMPTS = 40;
     private static final long RETRY_MILLIS = 100;
-    private static final long REQUEST_TIMEOUT_MILLIS = 5_000;
+    /** A partition request takes milliseconds; a node that has not answered in this long is likely gone or frozen. */
+    private static final long REQUEST_TIMEOUT_MILLIS = 2_000;
 
     private final Vertx vertx;
     private final PartitionDirectory local;
@@ -61,6 +62,7 @@ public final class ClusterRouter implements PartitionRouter {
     private <R> void attempt(String queueName, int partition, PartitionRequest<R> request, int n, Promise<R> answer) {
         Member owner = ownership.owner(queueName, partition);
         Future<R> tried;
+        String askedNode = owner == null ? null : HazelcastOwnership.nodeId(owner);
         if (owner == null) {
             tried = Future.failedFuture(new PartitionMoved(queueName, partition));
         } else if (owner.localMember()) {
@@ -71,7 +73,7 @@ public final class ClusterRouter implements PartitionRouter {
         tried.onComplete(ar -> {
             if (ar.succeeded()) {
                 answer.complete(ar.result());
-            } else if (!retryable(ar.cause())) {
+            } else if (!retryable(ar.cause()) && !ownerChanged(ar.cause(), askedNode, queueName, partition)) {
                 answer.fail(ar.cause());
             } else if (n >= MAX_ATTEMPTS) {
                 answer.fail(new SqsException(ErrorCode.SERVICE_UNAVAILABLE,
@@ -95,6 +97,19 @@ public final class ClusterRouter implements PartitionRouter {
                 default -> (R) reply.get();
             };
         });
+    }
+
+    /**
+     * A request that timed out is retried only if the partition has another owner by now (the
+     * node asked died or left): the new owner rebuilt from storage, so repeating is safe at worst
+     * a duplicate. With the same owner it fails, and the client decides.
+     */
+    private boolean ownerChanged(Throwable err, String askedNode, String queueName, int partition) {
+        if (!(err instanceof ReplyException r) || r.failureType() != ReplyFailure.TIMEOUT || askedNode == null) {
+            return false;
+        }
+        Member now = ownership.owner(queueName, partition);
+        return now != null && !askedNode.equals(HazelcastOwnership.nodeId(now));
     }
 
     /**

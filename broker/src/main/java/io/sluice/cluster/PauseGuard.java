@@ -58,6 +58,11 @@ public final class PauseGuard implements Ownership {
         LOG.info("serving again: " + why);
     }
 
+    /** While true the node is not ready: it may have been declared dead and not merged back yet. */
+    public boolean suspect() {
+        return suspectUntilNanos != 0;
+    }
+
     @Override
     public boolean ownsLocally(String queueName, int partition) {
         return suspectUntilNanos == 0 && delegate.ownsLocally(queueName, partition);

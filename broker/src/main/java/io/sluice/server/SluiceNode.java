@@ -121,7 +121,7 @@ public final class SluiceNode implements AutoCloseable {
         String baseUrl = config.publicBaseUrl(config.port());
         Broker broker = new Broker(config, clock, registry, router, new ReceiptHandle.Codec(sharedSecret(hz)),
                 new QueueUrls(baseUrl, config.accountId(), config.region()), longPolls);
-        Health health = new Health(reconciler::ready);
+        Health health = new Health(() -> !guarded.suspect() && reconciler.ready());
         await(vertx.deployVerticle(() -> new SqsHttpVerticle(broker, health),
                         new DeploymentOptions().setInstances(eventLoops).setThreadingModel(ThreadingModel.EVENT_LOOP)),
                 "listen on " + config.host() + ":" + config.port());

@@ -3,6 +3,9 @@ package io.sluice.chaos;
 import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -29,6 +32,8 @@ import org.awaitility.core.ConditionTimeoutException;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -88,8 +93,10 @@ public final class LoadChecker implements AutoCloseable {
                          int stdSent, int stdAcked, int stdReceived, int stdLost, int stdDuplicates, int stdDeletedCameBack,
                          int fifoSent, int fifoAcked, int fifoReceived, int fifoLost, int fifoDuplicates,
                          int fifoOrderViolations, int fifoDeletedCameBack, int unackedReceived,
-                         long maxNoSuccessGapMs, long maxFifoGroupAckGapMs, long failures, long retries,
+                         long maxNoSuccessGapMs, long maxNoSuccessGapAtMs, long maxFifoGroupAckGapMs,
+                         long failures, long retries,
                          Map<String, Long> failuresByNode, Map<String, Long> failureKinds,
+                         Map<String, String> failureSamples, Map<String, Long> maxGapByNodeMs,
                          List<String> lostSample, List<String> violationSample, long durationMs) {
 
         public int sent() {
@@ -118,18 +125,20 @@ public final class LoadChecker implements AutoCloseable {
                     "[%s] nodes=%d sent=%d acked=%d received=%d lost=%d duplicates=%d | standard sent=%d acked=%d "
                             + "received=%d lost=%d dup=%d deletedCameBack=%d | fifo sent=%d acked=%d received=%d lost=%d "
                             + "dup=%d orderViolations=%d deletedCameBack=%d | unackedReceived=%d maxNoSuccessGapMs=%d "
-                            + "maxFifoGroupAckGapMs=%d clientFailures=%d sdkRetries=%d failuresByNode=%s failureKinds=%s "
-                            + "durationMs=%d%s%s",
+                            + "(from %d) maxFifoGroupAckGapMs=%d clientFailures=%d sdkRetries=%d failuresByNode=%s failureKinds=%s "
+                            + "maxNoSuccessGapByNodeMs=%s durationMs=%d%s%s failureSamples=%s",
                     label, nodes, sent(), acked(), received(), lost(), duplicates(), stdSent, stdAcked, stdReceived,
                     stdLost, stdDuplicates, stdDeletedCameBack, fifoSent, fifoAcked, fifoReceived, fifoLost, fifoDuplicates,
-                    fifoOrderViolations, fifoDeletedCameBack, unackedReceived, maxNoSuccessGapMs, maxFifoGroupAckGapMs,
-                    failures, retries, failuresByNode, failureKinds, durationMs,
+                    fifoOrderViolations, fifoDeletedCameBack, unackedReceived, maxNoSuccessGapMs, maxNoSuccessGapAtMs,
+                    maxFifoGroupAckGapMs,
+                    failures, retries, failuresByNode, failureKinds, maxGapByNodeMs, durationMs,
                     lostSample.isEmpty() ? "" : " lostSample=" + lostSample,
-                    violationSample.isEmpty() ? "" : " violations=" + violationSample);
+                    violationSample.isEmpty() ? "" : " violations=" + violationSample, failureSamples);
         }
     }
 
     private static final String ACCOUNT = "000000000000";
+    private static final HttpClient HEALTH = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     private final String label;
     private final Options options;
@@ -147,7 +156,7 @@ public final class LoadChecker implements AutoCloseable {
     private volatile long sendsDoneMs = -1;
 
     // What happened. Ids: "s<n>" (standard) and "g<group>-<seq>" (FIFO).
-    private final Map<String, Long> acks = new ConcurrentHashMap<>();
+    private final Map<String, Ack> acks = new ConcurrentHashMap<>();
     private final Set<String> attempted = ConcurrentHashMap.newKeySet();
     private final Set<String> gaveUp = ConcurrentHashMap.newKeySet();
     private final Map<String, List<Delivery>> deliveries = new ConcurrentHashMap<>();
@@ -155,7 +164,11 @@ public final class LoadChecker implements AutoCloseable {
     private final ConcurrentLinkedQueue<Long> successTimes = new ConcurrentLinkedQueue<>();
     private final Map<Integer, ConcurrentLinkedQueue<Long>> groupAckTimes = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> failureKinds = new ConcurrentHashMap<>();
+    private final Map<String, String> failureSamples = new ConcurrentHashMap<>();
     private final AtomicLong lastDeliveryMs = new AtomicLong();
+
+    /** An acknowledged send: when (ms since start) and through which node. */
+    record Ack(long atMs, String node) { }
 
     /** One receive of one message, with the times (ms since start) the client saw. */
     static final class Delivery {
@@ -196,7 +209,10 @@ public final class LoadChecker implements AutoCloseable {
         final AtomicLong calls = new AtomicLong();
         final AtomicLong attempts = new AtomicLong();
         final AtomicLong failures = new AtomicLong();
+        final ConcurrentLinkedQueue<Long> successes = new ConcurrentLinkedQueue<>();
         volatile boolean removed;
+        /** Producers avoid a node after a call through it timed out or could not connect, until its /health answers 200. */
+        volatile boolean down;
 
         NodeClient(String endpoint) {
             this.endpoint = endpoint;
@@ -234,6 +250,9 @@ public final class LoadChecker implements AutoCloseable {
             failures.incrementAndGet();
             String kind = what + ":" + e.getClass().getSimpleName();
             failureKinds.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
+            String message = String.valueOf(e.getMessage());
+            failureSamples.putIfAbsent(kind, "at " + now() + " ms via " + endpoint + ": "
+                    + message.substring(0, Math.min(200, message.length())));
         }
 
         @Override
@@ -286,6 +305,7 @@ public final class LoadChecker implements AutoCloseable {
     /** Starts consumers on every node and the paced producers. */
     public LoadChecker start() {
         loadStartMs = now();
+        consumerTasks.add(consumers.submit(this::healthChecks));
         for (NodeClient n : nodes) {
             startConsumers(n);
         }
@@ -376,14 +396,18 @@ public final class LoadChecker implements AutoCloseable {
             try {
                 send.send(node, node.url(queue));
                 long t = now();
-                acks.put(id, t);
+                acks.put(id, new Ack(t, node.endpoint));
                 successTimes.add(t);
+                node.successes.add(t);
                 if (group >= 0) {
                     groupAckTimes.computeIfAbsent(group, g -> new ConcurrentLinkedQueue<>()).add(t);
                 }
                 return true;
             } catch (RuntimeException e) {
                 node.failed("send", e);
+                if (e instanceof ApiCallTimeoutException || e instanceof SdkClientException) {
+                    node.down = true; // as a load balancer would, until the health check passes again
+                }
                 if (now() > deadline) {
                     gaveUp.add(id);
                     return false;
@@ -397,8 +421,13 @@ public final class LoadChecker implements AutoCloseable {
     }
 
     private NodeClient pick(int i) {
-        List<NodeClient> usable = nodes.stream().filter(n -> !n.removed).toList();
-        List<NodeClient> from = usable.isEmpty() ? nodes : usable;
+        List<NodeClient> from = nodes.stream().filter(n -> !n.removed && !n.down).toList();
+        if (from.isEmpty()) {
+            from = nodes.stream().filter(n -> !n.removed).toList();
+        }
+        if (from.isEmpty()) {
+            from = nodes;
+        }
         return from.get(Math.floorMod(i, from.size()));
     }
 
@@ -406,6 +435,28 @@ public final class LoadChecker implements AutoCloseable {
         long wait;
         while ((wait = dueMs - now()) > 0) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(wait));
+        }
+    }
+
+    /** Every 500 ms, GET /health of the nodes producers avoid; a 200 puts a node back in rotation. */
+    private void healthChecks() {
+        while (consuming) {
+            for (NodeClient n : nodes) {
+                if (n.down && !n.removed) {
+                    try {
+                        HttpResponse<Void> r = HEALTH.send(HttpRequest.newBuilder(URI.create(n.endpoint + "/health"))
+                                .timeout(Duration.ofSeconds(1)).GET().build(), HttpResponse.BodyHandlers.discarding());
+                        if (r.statusCode() == 200) {
+                            n.down = false;
+                        }
+                    } catch (java.io.IOException e) {
+                        // still down
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
         }
     }
 
@@ -426,6 +477,7 @@ public final class LoadChecker implements AutoCloseable {
             }
             long end = now();
             successTimes.add(end);
+            node.successes.add(end);
             if (got.isEmpty()) {
                 continue;
             }
@@ -462,13 +514,17 @@ public final class LoadChecker implements AutoCloseable {
                 DeleteMessageBatchResponse r = node.sqs.deleteMessageBatch(b -> b.queueUrl(url).entries(entries));
                 long t = now();
                 successTimes.add(t);
+                node.successes.add(t);
                 for (DeleteMessageBatchResultEntry ok : r.successful()) {
                     byEntry.get(ok.id()).deleteAckMs = t;
                 }
                 if (r.hasFailed() && !r.failed().isEmpty()) {
                     node.failures.addAndGet(r.failed().size());
-                    r.failed().forEach(f -> failureKinds.computeIfAbsent("deleteEntry:" + f.code(), k -> new AtomicLong())
-                            .incrementAndGet());
+                    r.failed().forEach(f -> {
+                        failureKinds.computeIfAbsent("deleteEntry:" + f.code(), k -> new AtomicLong()).incrementAndGet();
+                        failureSamples.putIfAbsent("deleteEntry:" + f.code(), "at " + t + " ms via " + node.endpoint
+                                + ": " + f.message());
+                    });
                 }
             } catch (RuntimeException e) {
                 node.failed("delete", e); // the messages come back after their visibility timeout: duplicates
@@ -568,14 +624,23 @@ public final class LoadChecker implements AutoCloseable {
         }
         Map<String, Long> kinds = new TreeMap<>();
         failureKinds.forEach((k, v) -> kinds.put(k, v.get()));
+        Map<String, Long> gapByNode = new TreeMap<>();
+        for (NodeClient n : nodes) {
+            gapByNode.put(n.endpoint.substring(n.endpoint.lastIndexOf(':') + 1), maxNoSuccessGap(n.successes)[0]);
+        }
         List<String> lostSample = new ArrayList<>();
-        stdLost.stream().sorted().limit(10).forEach(lostSample::add);
-        fifoLost.stream().sorted().limit(10).forEach(lostSample::add);
+        for (List<String> lost : List.of(stdLost, fifoLost)) {
+            lost.stream().sorted().limit(10).forEach(id -> {
+                Ack a = acks.get(id);
+                lostSample.add(id + " (acked at " + a.atMs() + " via " + a.node() + ")");
+            });
+        }
+        long[] gap = maxNoSuccessGap(successTimes);
         return new Report(label, nodes.size(),
                 stdSent, stdAcked.size(), stdReceived, stdLost.size(), stdDup, stdBack,
                 fifoSent, fifoAcked.size(), fifoReceived, fifoLost.size(), fifoDup, order, fifoBack, unackedReceived,
-                maxNoSuccessGap(), maxGroupAckGap(), failures, retries, byNode, kinds,
-                lostSample, violations.stream().limit(10).toList(),
+                gap[0], gap[1], maxGroupAckGap(), failures, retries, byNode, kinds, new TreeMap<>(failureSamples), gapByNode,
+                lostSample, violations.stream().limit(20).toList(),
                 (sendsDoneMs < 0 ? now() : sendsDoneMs) - loadStartMs);
     }
 
@@ -633,7 +698,7 @@ public final class LoadChecker implements AutoCloseable {
                 for (Delivery later : ds) {
                     if (later.startMs > ack) {
                         count++;
-                        out.add("deleted came back: " + deleted + " then " + later);
+                        out.add((standard ? "standard" : "FIFO") + " deleted came back: " + deleted + " then " + later);
                     }
                 }
             }
@@ -641,24 +706,28 @@ public final class LoadChecker implements AutoCloseable {
         return count;
     }
 
-    /** Longest time, while producers were sending, between two successful requests of any kind. */
-    private long maxNoSuccessGap() {
+    /** Longest time, while producers were sending, between two successful requests of any kind: {length, start}. */
+    private long[] maxNoSuccessGap(Collection<Long> successes) {
         long from = loadStartMs;
         long to = sendsDoneMs < 0 ? now() : sendsDoneMs;
-        List<Long> times = new ArrayList<>(successTimes);
+        List<Long> times = new ArrayList<>(successes);
         times.add(from);
         times.add(to);
         times.sort(null);
         long max = 0;
+        long at = from;
         long prev = from;
         for (long t : times) {
             if (t < from || t > to) {
                 continue;
             }
-            max = Math.max(max, t - prev);
+            if (t - prev > max) {
+                max = t - prev;
+                at = prev;
+            }
             prev = t;
         }
-        return max;
+        return new long[] {max, at};
     }
 
     /** Longest gap between two acknowledged sends of one FIFO group (or from the start to its first). */
