@@ -10,32 +10,33 @@ import io.sluice.queue.StoredAttempt;
 import io.sluice.queue.StoredMessage;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
 /**
  * Partition state in a Hazelcast map with synchronous backups. One loop turn's changes become
- * one {@code setAllAsync} of the records written and one {@code submitToKeys} of the records
- * removed (one write per change manages only a few thousand a second; batched, tens of
- * thousands). Hazelcast completes both only after the backups acknowledged, and with
- * fail-on-indeterminate-state a write whose backups did not answer fails.
+ * one {@code submitToKeys} carrying all of them (one write per change manages only a few
+ * thousand a second; batched, tens of thousands), applied by {@link CommitEntries} only while
+ * this node is still the partition's primary. Hazelcast completes it only after the backups
+ * acknowledged, and with fail-on-indeterminate-state a write whose backups did not answer fails.
  */
 public final class HazelcastCommitPort implements CommitPort {
     private static final CompletionStage<Void> DONE = CompletableFuture.completedFuture(null);
-    private static final DeleteEntry DELETE = new DeleteEntry();
 
     private final IMap<String, byte[]> map;
+    private final java.util.function.Supplier<java.util.UUID> localMember;
     /** Where the loading query runs: Hazelcast has no asynchronous query, and event loops must not block. */
     private final Executor blocking;
 
-    public HazelcastCommitPort(IMap<String, byte[]> map, Executor blocking) {
+    /** @param localMember this member's current identity (it changes when a split brain heals) */
+    public HazelcastCommitPort(IMap<String, byte[]> map, java.util.function.Supplier<java.util.UUID> localMember,
+                               Executor blocking) {
         this.map = map;
+        this.localMember = localMember;
         this.blocking = blocking;
     }
 
@@ -58,20 +59,12 @@ public final class HazelcastCommitPort implements CommitPort {
                         c.value() == null ? null : WireCodec.encodeAttempt((StoredAttempt) c.value()));
             }
         }
-        Map<String, byte[]> writes = new HashMap<>();
-        Set<String> deletes = new HashSet<>();
-        latest.forEach((k, v) -> {
-            if (v == null) {
-                deletes.add(k);
-            } else {
-                writes.put(k, v);
-            }
-        });
-        CompletableFuture<?> w = writes.isEmpty() ? CompletableFuture.completedFuture(null)
-                : map.setAllAsync(writes).toCompletableFuture();
-        CompletableFuture<?> d = deletes.isEmpty() ? CompletableFuture.completedFuture(null)
-                : map.submitToKeys(deletes, DELETE).toCompletableFuture();
-        return CompletableFuture.allOf(w, d);
+        return map.submitToKeys(latest.keySet(), new CommitEntries(localMember.get(), latest, false))
+                .thenAccept(results -> {
+                    if (results.containsValue(Boolean.FALSE)) {
+                        throw new IllegalStateException(pk + " changed owner before the commit reached it");
+                    }
+                });
     }
 
     @Override

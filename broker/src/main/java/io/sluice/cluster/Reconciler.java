@@ -22,11 +22,8 @@ import java.util.logging.Logger;
 public final class Reconciler implements MigrationListener {
     private static final Logger LOG = Logger.getLogger(Reconciler.class.getName());
     private static final long PERIOD_MILLIS = 1_000;
-    /**
-     * A partition gained by migration is loaded after this grace, so that a write the previous
-     * owner made just before the switch is in storage before the new owner reads it.
-     */
-    private static final long GRACE_MILLIS = 200;
+    /** Migration events come in bursts: one reconcile shortly after covers a burst. */
+    private static final long GRACE_MILLIS = 100;
     private static final long SAFETY_CHECK_MILLIS = 250;
 
     private final Vertx vertx;

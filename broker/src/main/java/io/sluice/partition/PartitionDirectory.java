@@ -29,16 +29,6 @@ public final class PartitionDirectory implements PartitionRouter {
     private final VisibilityListener listener;
     private final Ownership ownership;
     private final SequenceClock sequences = new SequenceClock();
-    /**
-     * How long a node waits before loading a partition of an existing queue. When a partition
-     * changes owner, a write the previous owner issued just before the switch is retried by
-     * Hazelcast onto the new primary (its retry pause is 500 ms); loading after it landed keeps
-     * the new owner from serving a message that was already deleted.
-     */
-    public static final long HANDOVER_GRACE_MILLIS = 1_000;
-    /** A queue younger than this never had another owner: its partitions load at once. */
-    private static final long NEW_QUEUE_MILLIS = 10_000;
-
     private volatile boolean serving = true;
     /** Running partitions and partitions being loaded, by "queue#index". */
     private final ConcurrentHashMap<String, Future<PartitionHost>> hosts = new ConcurrentHashMap<>();
@@ -86,8 +76,7 @@ public final class PartitionDirectory implements PartitionRouter {
         return hosts.computeIfAbsent(key, k -> {
             ContextInternal loop = loops.assign();
             Promise<PartitionHost> started = loop.promise();
-            long grace = clock.millis() - meta.createdMillis() < NEW_QUEUE_MILLIS ? 0 : HANDOVER_GRACE_MILLIS;
-            loop.runOnContext(v -> delay(loop, grace).compose(x -> Future.fromCompletionStage(port.load(meta.name(), partition), loop))
+            loop.runOnContext(v -> Future.fromCompletionStage(port.load(meta.name(), partition), loop)
                     .onFailure(err -> {
                         hosts.remove(key);
                         started.fail(err);
@@ -97,21 +86,18 @@ public final class PartitionDirectory implements PartitionRouter {
                         state.restore(snapshot);
                         PartitionHost host = new PartitionHost(meta.name(), partition, state, loop, port, listener, ownership);
                         loops.attach(host);
+                        host.onBroken(() -> {
+                            Future<PartitionHost> self = hosts.get(key);
+                            if (self != null && self.succeeded() && self.result() == host && hosts.remove(key, self)) {
+                                loops.detach(host);
+                            }
+                        });
                         started.complete(host);
                         // Whatever is visible after the rebuild may be what a parked receive waits for.
                         listener.onVisible(meta.name(), partition);
                     }));
             return started.future();
         });
-    }
-
-    private static Future<Void> delay(ContextInternal loop, long millis) {
-        if (millis <= 0) {
-            return Future.succeededFuture();
-        }
-        Promise<Void> p = loop.promise();
-        loop.owner().setTimer(millis, id -> p.complete());
-        return p.future();
     }
 
     /**

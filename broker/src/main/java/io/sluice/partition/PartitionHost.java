@@ -36,6 +36,8 @@ public final class PartitionHost {
     private boolean committing;
     private volatile PartitionStats stats = PartitionStats.EMPTY;
     private boolean closed;
+    /** Told when storage refused a commit: memory and storage may differ, so the partition is rebuilt. */
+    private volatile Runnable onBroken = () -> { };
 
     PartitionHost(String queueName, int index, Partition state, ContextInternal loop,
                   CommitPort port, VisibilityListener listener, Ownership ownership) {
@@ -91,6 +93,10 @@ public final class PartitionHost {
         }
     }
 
+    void onBroken(Runnable action) {
+        this.onBroken = action;
+    }
+
     /** Stops serving: later requests fail as for a deleted queue. Runs on the loop. */
     void close() {
         closed = true;
@@ -134,7 +140,10 @@ public final class PartitionHost {
             Throwable failure = err == null ? null : new SqsException(ErrorCode.SERVICE_UNAVAILABLE,
                     "Could not replicate the change; try again.");
             if (err != null) {
-                LOG.log(Level.WARNING, "commit of " + queueName + "#" + index + " failed", err);
+                LOG.log(Level.WARNING, "commit of " + queueName + "#" + index + " failed; rebuilding it from storage: "
+                        + err.getMessage());
+                closed = true;
+                onBroken.run();
             }
             replies.forEach(r -> r.accept(failure));
             if (!awaitingCommit.isEmpty() || state.hasChanges()) {

@@ -106,7 +106,7 @@ public final class SluiceNode implements AutoCloseable {
                 Long.parseLong(hz.getConfig().getProperty("hazelcast.max.no.heartbeat.seconds")));
         PartitionLoops loops = new PartitionLoops(vertx, eventLoops, clock);
         IMap<String, byte[]> messages = hz.getMap(HazelcastSetup.MESSAGES_MAP);
-        PartitionDirectory directory = new PartitionDirectory(loops, new HazelcastCommitPort(messages, blocking),
+        PartitionDirectory directory = new PartitionDirectory(loops, new HazelcastCommitPort(messages, () -> hz.getCluster().getLocalMember().getUuid(), blocking),
                 clock, registry, wakes, guarded);
         directoryRef.set(directory);
         guarded.start(vertx, hz, directory);
