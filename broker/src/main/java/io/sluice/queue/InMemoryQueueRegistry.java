@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.UnaryOperator;
 
-/** The registry of a lone node: concurrent maps, since every HTTP event loop reads and writes it. */
+/** A registry in one process's memory, for tests of the layers above it (nodes use the Hazelcast one). */
 public final class InMemoryQueueRegistry implements QueueRegistry {
     private final Clock clock;
     private final ConcurrentSkipListMap<String, QueueMeta> queues = new ConcurrentSkipListMap<>();

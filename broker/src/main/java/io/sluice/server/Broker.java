@@ -35,8 +35,7 @@ final class Broker {
 
     /** The node's one registry of move tasks, made by the first HTTP verticle that asks. */
     MessageMoveTasks moveTasks(java.util.function.Supplier<MessageMoveTasks> create) {
-        moveTasks.compareAndSet(null, create.get());
-        return moveTasks.get();
+        return moveTasks.updateAndGet(existing -> existing != null ? existing : create.get());
     }
 
     /** The queue a request's QueueUrl names; MissingParameter or QueueDoesNotExist otherwise. */
