@@ -14,7 +14,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.ReplyException;
-import io.vertx.core.eventbus.ReplyFailure;
 
 /**
  * Sends a partition request to the partition's owner: straight to the local loop when the
@@ -26,6 +25,8 @@ import io.vertx.core.eventbus.ReplyFailure;
 public final class ClusterRouter implements PartitionRouter {
     static final String ADDRESS_PREFIX = "sluice.partitions.";
     private static final int MAX_ATTEMPTS = 40;
+    /** However many attempts are left, a request stops being retried after this long. */
+    private static final long RETRY_BUDGET_MILLIS = 8_000;
     private static final long RETRY_MILLIS = 100;
     /** A partition request takes milliseconds; a node that has not answered in this long is likely gone or frozen. */
     private static final long REQUEST_TIMEOUT_MILLIS = 2_000;
@@ -50,7 +51,7 @@ public final class ClusterRouter implements PartitionRouter {
     @Override
     public <R> Future<R> execute(String queueName, int partition, PartitionRequest<R> request) {
         Promise<R> answer = Promise.promise();
-        attempt(queueName, partition, request, 1, answer);
+        attempt(queueName, partition, request, 1, System.currentTimeMillis() + RETRY_BUDGET_MILLIS, answer);
         return answer.future();
     }
 
@@ -59,10 +60,10 @@ public final class ClusterRouter implements PartitionRouter {
         return stats.stats(queueName);
     }
 
-    private <R> void attempt(String queueName, int partition, PartitionRequest<R> request, int n, Promise<R> answer) {
+    private <R> void attempt(String queueName, int partition, PartitionRequest<R> request, int n, long deadline,
+                             Promise<R> answer) {
         Member owner = ownership.owner(queueName, partition);
         Future<R> tried;
-        String askedNode = owner == null ? null : HazelcastOwnership.nodeId(owner);
         if (owner == null) {
             tried = Future.failedFuture(new PartitionMoved(queueName, partition));
         } else if (owner.localMember()) {
@@ -73,13 +74,13 @@ public final class ClusterRouter implements PartitionRouter {
         tried.onComplete(ar -> {
             if (ar.succeeded()) {
                 answer.complete(ar.result());
-            } else if (!retryable(ar.cause()) && !ownerChanged(ar.cause(), askedNode, queueName, partition)) {
+            } else if (!retryable(ar.cause())) {
                 answer.fail(ar.cause());
-            } else if (n >= MAX_ATTEMPTS) {
+            } else if (n >= MAX_ATTEMPTS || System.currentTimeMillis() > deadline) {
                 answer.fail(new SqsException(ErrorCode.SERVICE_UNAVAILABLE,
                         "The queue partition is moving between nodes; try again."));
             } else {
-                vertx.setTimer(RETRY_MILLIS, id -> attempt(queueName, partition, request, n + 1, answer));
+                vertx.setTimer(RETRY_MILLIS, id -> attempt(queueName, partition, request, n + 1, deadline, answer));
             }
         });
     }
@@ -100,26 +101,12 @@ public final class ClusterRouter implements PartitionRouter {
     }
 
     /**
-     * A request that timed out is retried only if the partition has another owner by now (the
-     * node asked died or left): the new owner rebuilt from storage, so repeating is safe at worst
-     * a duplicate. With the same owner it fails, and the client decides.
-     */
-    private boolean ownerChanged(Throwable err, String askedNode, String queueName, int partition) {
-        if (!(err instanceof ReplyException r) || r.failureType() != ReplyFailure.TIMEOUT || askedNode == null) {
-            return false;
-        }
-        Member now = ownership.owner(queueName, partition);
-        return now != null && !askedNode.equals(HazelcastOwnership.nodeId(now));
-    }
-
-    /**
-     * Moved, no owner yet, or the owner's address gone: look again. A timeout is not retried
-     * here: the request may have run, and the client decides whether to repeat it.
+     * Moved, no owner yet, or the owner did not answer (gone, leaving, frozen, or its address
+     * moved): look again. A request that timed out may have run; repeating it is at worst a
+     * duplicate (FIFO sends are deduplicated by their id, deletes are idempotent, a lost receive's
+     * messages come back after their visibility timeout), which at-least-once delivery allows.
      */
     private static boolean retryable(Throwable err) {
-        if (err instanceof PartitionMoved) {
-            return true;
-        }
-        return err instanceof ReplyException r && r.failureType() == ReplyFailure.NO_HANDLERS;
+        return err instanceof PartitionMoved || err instanceof ReplyException;
     }
 }

@@ -23,7 +23,8 @@ public final class PauseGuard implements Ownership {
     private final Ownership delegate;
     private final long pauseThresholdNanos;
     private volatile long suspectUntilNanos;
-    private long lastCheck = System.nanoTime();
+    /** When the periodic check last ran; right after a freeze it is far behind the clock. */
+    private volatile long lastCheck = System.nanoTime();
 
     /** @param heartbeatTimeoutSeconds Hazelcast's max.no.heartbeat: a pause near it may have cost the membership */
     public PauseGuard(Ownership delegate, long heartbeatTimeoutSeconds) {
@@ -65,6 +66,9 @@ public final class PauseGuard implements Ownership {
 
     @Override
     public boolean ownsLocally(String queueName, int partition) {
-        return suspectUntilNanos == 0 && delegate.ownsLocally(queueName, partition);
+        // Also refuse in the moment after a freeze, before the periodic check has noticed it:
+        // requests queued during the freeze run first, and must not be acknowledged.
+        return suspectUntilNanos == 0 && System.nanoTime() - lastCheck < pauseThresholdNanos
+                && delegate.ownsLocally(queueName, partition);
     }
 }

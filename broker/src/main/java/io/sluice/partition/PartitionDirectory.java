@@ -29,6 +29,16 @@ public final class PartitionDirectory implements PartitionRouter {
     private final VisibilityListener listener;
     private final Ownership ownership;
     private final SequenceClock sequences = new SequenceClock();
+    /**
+     * How long a node waits before rebuilding a partition of an existing queue it gained. Right
+     * after a member is lost, members' partition tables differ for a moment, and the previous
+     * owner may still act as primary; rebuilding after the tables settled keeps the new owner from
+     * reading state that is about to change (the commit fence refuses what comes later).
+     */
+    public static final long HANDOVER_GRACE_MILLIS = 1_500;
+    /** A queue younger than this never had another owner: its partitions load at once. */
+    private static final long NEW_QUEUE_MILLIS = 10_000;
+
     private volatile boolean serving = true;
     /** Running partitions and partitions being loaded, by "queue#index". */
     private final ConcurrentHashMap<String, Future<PartitionHost>> hosts = new ConcurrentHashMap<>();
@@ -76,7 +86,8 @@ public final class PartitionDirectory implements PartitionRouter {
         return hosts.computeIfAbsent(key, k -> {
             ContextInternal loop = loops.assign();
             Promise<PartitionHost> started = loop.promise();
-            loop.runOnContext(v -> Future.fromCompletionStage(port.load(meta.name(), partition), loop)
+            long grace = clock.millis() - meta.createdMillis() < NEW_QUEUE_MILLIS ? 0 : HANDOVER_GRACE_MILLIS;
+            loop.runOnContext(v -> delay(loop, grace).compose(x -> Future.fromCompletionStage(port.load(meta.name(), partition), loop))
                     .onFailure(err -> {
                         hosts.remove(key);
                         started.fail(err);
@@ -98,6 +109,15 @@ public final class PartitionDirectory implements PartitionRouter {
                     }));
             return started.future();
         });
+    }
+
+    private static Future<Void> delay(ContextInternal loop, long millis) {
+        if (millis <= 0) {
+            return Future.succeededFuture();
+        }
+        Promise<Void> p = loop.promise();
+        loop.owner().setTimer(millis, id -> p.complete());
+        return p.future();
     }
 
     /**

@@ -133,12 +133,18 @@ public final class PartitionHost {
         List<java.util.function.Consumer<Throwable>> replies = awaitingCommit;
         awaitingCommit = new ArrayList<>();
         committing = true;
-        port.commit(queueName, index, changes).whenComplete((ok, err) -> loop.runOnContext(v -> {
+        port.commit(queueName, index, changes).whenComplete((ok, commitError) -> loop.runOnContext(v -> {
+            Throwable err = commitError;
             committing = false;
             // Nobody is told "done" for a change storage did not take: they get a retryable
             // error instead (a retried send may duplicate, which at-least-once allows).
-            Throwable failure = err == null ? null : new SqsException(ErrorCode.SERVICE_UNAVAILABLE,
-                    "Could not replicate the change; try again.");
+            // Owning the partition is checked again once the write is done: a write that completed
+            // after this node lost the partition (or was frozen) may not survive, so it is not acknowledged.
+            Throwable failure = err == null && ownership.ownsLocally(queueName, index) ? null
+                    : new SqsException(ErrorCode.SERVICE_UNAVAILABLE, "Could not replicate the change; try again.");
+            if (err == null && failure != null) {
+                err = new IllegalStateException("ownership lost while committing");
+            }
             if (err != null) {
                 LOG.log(Level.WARNING, "commit of " + queueName + "#" + index + " failed; rebuilding it from storage: "
                         + err.getMessage());
