@@ -133,9 +133,11 @@ class GracefulAndPauseIT {
             assertAll(
                     // Until the first call times out (10 s) clients still pick the frozen node; a call started
                     // just before that hangs another 10 s (API call timeout). Then the node is skipped until
-                    // its /health answers, and the heartbeat timeout (10 s) has moved its partitions.
-                    () -> assertTrue(recovered >= 0 && recovered <= 25_000,
-                            "every FIFO group acknowledged again within 25 s of the SIGSTOP: " + recovered + " ms"),
+                    // its /health answers, and the heartbeat timeout (10 s) has moved its partitions; a gained
+                    // partition then waits 1.5 s to settle and forwarded calls retry for up to 8 s. Measured
+                    // 16-29 s on the 2-core CI machine; the bound leaves room for its load.
+                    () -> assertTrue(recovered >= 0 && recovered <= 40_000,
+                            "every FIFO group acknowledged again within 40 s of the SIGSTOP: " + recovered + " ms"),
                     () -> assertTrue(othersHealthy, "the other nodes healthy\n" + cluster.describe()),
                     () -> assertTrue(frozen.alive() && healthy >= 0,
                             "the frozen node healthy again within 90 s of SIGCONT\n" + cluster.describe()
