@@ -41,8 +41,9 @@ final class PartitionClaims {
         if (wanted <= 0) {
             return Future.succeededFuture(out);
         }
-        QueueMeta deadLetterQueue = redrive ? deadLetterQueueOf(meta) : null;
-        int maxReceiveCount = deadLetterQueue == null ? 0 : meta.redrivePolicy().maxReceiveCount();
+        RedrivePolicy policy = redrive ? meta.redrivePolicy() : null;
+        QueueMeta deadLetterQueue = deadLetterQueueOf(policy);
+        int maxReceiveCount = deadLetterQueue == null ? 0 : policy.maxReceiveCount();
         return claimFrom(meta, partitions, 0, wanted, visibilityMillis, maxReceiveCount, deadLetterQueue, out);
     }
 
@@ -74,8 +75,8 @@ final class PartitionClaims {
         });
     }
 
-    private QueueMeta deadLetterQueueOf(QueueMeta meta) {
-        RedrivePolicy policy = meta.redrivePolicy();
+    /** The policy's dead-letter queue, or null without a policy or when that queue is gone (then nothing moves). */
+    private QueueMeta deadLetterQueueOf(RedrivePolicy policy) {
         if (policy == null) {
             return null;
         }

@@ -59,37 +59,8 @@ final class QueueActions {
     }
 
     Future<JsonObject> listQueues(Params params, RequestInfo info) {
-        Integer maxResults = params.optionalInt("MaxResults");
-        if (maxResults != null && (maxResults < 1 || maxResults > 1000)) {
-            throw SqsException.invalidParameter("Value " + maxResults + " for parameter MaxResults is invalid."
-                    + " Reason: MaxResults must be an integer between 1 and 1000.");
-        }
-        String after = decodeToken(params.optionalString("NextToken"));
         List<QueueMeta> matching = broker.registry.list(params.optionalString("QueueNamePrefix"));
-        int limit = maxResults == null ? 1000 : maxResults;
-        JsonArray urls = new JsonArray();
-        String last = null;
-        boolean more = false;
-        for (QueueMeta q : matching) {
-            if (after != null && q.name().compareTo(after) <= 0) {
-                continue;
-            }
-            if (urls.size() == limit) {
-                more = true;
-                break;
-            }
-            urls.add(broker.urls.url(q.name()));
-            last = q.name();
-        }
-        JsonObject result = new JsonObject();
-        if (!urls.isEmpty()) {
-            result.put("QueueUrls", urls);
-        }
-        // SQS hands out a NextToken only when the caller asked for pages with MaxResults.
-        if (more && maxResults != null) {
-            result.put("NextToken", Base64.getUrlEncoder().encodeToString(last.getBytes(StandardCharsets.UTF_8)));
-        }
-        return Future.succeededFuture(result);
+        return Future.succeededFuture(page(params, matching, "QueueUrls", false));
     }
 
     Future<JsonObject> deleteQueue(Params params, RequestInfo info) {
@@ -152,8 +123,21 @@ final class QueueActions {
 
     /** Queues whose RedrivePolicy names this queue as their dead-letter queue. */
     Future<JsonObject> listDeadLetterSourceQueues(Params params, RequestInfo info) {
-        QueueMeta target = broker.queueOf(params);
-        String targetArn = broker.urls.arn(target.name());
+        String targetArn = broker.urls.arn(broker.queueOf(params).name());
+        List<QueueMeta> sources = broker.registry.list("").stream()
+                .filter(q -> q.redrivePolicy() != null && targetArn.equals(q.redrivePolicy().deadLetterTargetArn()))
+                .toList();
+        return Future.succeededFuture(page(params, sources, "queueUrls", true));
+    }
+
+    /**
+     * One page of queue URLs, in name order, as both list actions answer: MaxResults 1..1000,
+     * NextToken naming the last queue of the previous page (handed out only when the caller asked
+     * for pages with MaxResults).
+     *
+     * @param alwaysList whether the list member is present even when empty
+     */
+    private JsonObject page(Params params, List<QueueMeta> queues, String member, boolean alwaysList) {
         Integer maxResults = params.optionalInt("MaxResults");
         if (maxResults != null && (maxResults < 1 || maxResults > 1000)) {
             throw SqsException.invalidParameter("Value " + maxResults + " for parameter MaxResults is invalid."
@@ -164,10 +148,8 @@ final class QueueActions {
         JsonArray urls = new JsonArray();
         String last = null;
         boolean more = false;
-        for (QueueMeta q : broker.registry.list("")) {
-            io.sluice.queue.RedrivePolicy policy = q.redrivePolicy();
-            if (policy == null || !targetArn.equals(policy.deadLetterTargetArn())
-                    || (after != null && q.name().compareTo(after) <= 0)) {
+        for (QueueMeta q : queues) {
+            if (after != null && q.name().compareTo(after) <= 0) {
                 continue;
             }
             if (urls.size() == limit) {
@@ -177,11 +159,14 @@ final class QueueActions {
             urls.add(broker.urls.url(q.name()));
             last = q.name();
         }
-        JsonObject result = new JsonObject().put("queueUrls", urls);
+        JsonObject result = new JsonObject();
+        if (alwaysList || !urls.isEmpty()) {
+            result.put(member, urls);
+        }
         if (more && maxResults != null) {
             result.put("NextToken", Base64.getUrlEncoder().encodeToString(last.getBytes(StandardCharsets.UTF_8)));
         }
-        return Future.succeededFuture(result);
+        return result;
     }
 
     private static String decodeToken(String token) {
