@@ -32,8 +32,16 @@ public final class HazelcastOwnership implements Ownership {
 
     /** The owning member, or null while the partition has none (during a failover). */
     public Member owner(String queueName, int partition) {
-        Partition p = byKey.computeIfAbsent(MessageKeys.partitionKey(queueName, partition), partitions::getPartition);
-        return p.getOwner();
+        return partitionOf(queueName, partition).getOwner();
+    }
+
+    /** The Hazelcast partition that holds the queue partition's records. */
+    public int partitionId(String queueName, int partition) {
+        return partitionOf(queueName, partition).getPartitionId();
+    }
+
+    private Partition partitionOf(String queueName, int partition) {
+        return byKey.computeIfAbsent(MessageKeys.partitionKey(queueName, partition), partitions::getPartition);
     }
 
     public static String nodeId(Member member) {

@@ -9,6 +9,10 @@ import io.vertx.core.Promise;
 import io.vertx.core.internal.ContextInternal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 import io.sluice.queue.ErrorCode;
 import io.sluice.queue.SqsException;
 import java.util.logging.Level;
@@ -31,7 +35,7 @@ public final class PartitionHost {
     private final Ownership ownership;
 
     /** Answers waiting for the next commit, and whether a flush is queued or running. */
-    private List<java.util.function.Consumer<Throwable>> awaitingCommit = new ArrayList<>();
+    private List<Consumer<Throwable>> awaitingCommit = new ArrayList<>();
     private boolean flushQueued;
     private boolean committing;
     private volatile PartitionStats stats = PartitionStats.EMPTY;
@@ -114,7 +118,13 @@ public final class PartitionHost {
         }
     }
 
-    private void whenCommitted(java.util.function.Consumer<Throwable> reply) {
+    private void whenCommitted(Consumer<Throwable> reply) {
+        if (!port.replicates()) {
+            // Nothing to write anywhere: the change is done once applied.
+            state.drainChanges();
+            reply.accept(null);
+            return;
+        }
         if (!state.hasChanges() && !committing && awaitingCommit.isEmpty()) {
             reply.accept(null);
             return;
@@ -130,32 +140,51 @@ public final class PartitionHost {
     private void flush() {
         flushQueued = false;
         List<PartitionChange> changes = state.drainChanges();
-        List<java.util.function.Consumer<Throwable>> replies = awaitingCommit;
+        List<Consumer<Throwable>> replies = awaitingCommit;
         awaitingCommit = new ArrayList<>();
         committing = true;
-        port.commit(queueName, index, changes).whenComplete((ok, commitError) -> loop.runOnContext(v -> {
-            Throwable err = commitError;
-            committing = false;
-            // Nobody is told "done" for a change storage did not take: they get a retryable
-            // error instead (a retried send may duplicate, which at-least-once allows).
-            // Owning the partition is checked again once the write is done: a write that completed
-            // after this node lost the partition (or was frozen) may not survive, so it is not acknowledged.
-            Throwable failure = err == null && ownership.ownsLocally(queueName, index) ? null
-                    : new SqsException(ErrorCode.SERVICE_UNAVAILABLE, "Could not replicate the change; try again.");
-            if (err == null && failure != null) {
-                err = new IllegalStateException("ownership lost while committing");
-            }
-            if (err != null) {
-                LOG.log(Level.WARNING, "commit of " + queueName + "#" + index + " failed; rebuilding it from storage: "
-                        + err.getMessage());
-                closed = true;
-                onBroken.run();
-            }
-            replies.forEach(r -> r.accept(failure));
-            if (!awaitingCommit.isEmpty() || state.hasChanges()) {
-                flushQueued = true;
-                flush();
-            }
-        }));
+        CompletableFuture<Void> commit = port.commit(queueName, index, changes).toCompletableFuture();
+        if (commit.isDone()) {
+            // Nothing to wait for (a standalone node's commits end in memory): answer in this turn.
+            committed(replies, commit.isCompletedExceptionally() ? failureOf(commit) : null);
+        } else {
+            commit.whenComplete((ok, err) -> loop.runOnContext(v -> committed(replies, err)));
+        }
+    }
+
+    private void committed(List<Consumer<Throwable>> replies, Throwable commitError) {
+        Throwable err = commitError;
+        committing = false;
+        // Nobody is told "done" for a change storage did not take: they get a retryable
+        // error instead (a retried send may duplicate, which at-least-once allows).
+        // Owning the partition is checked again once the write is done: a write that completed
+        // after this node lost the partition (or was frozen) may not survive, so it is not acknowledged.
+        Throwable failure = err == null && ownership.ownsLocally(queueName, index) ? null
+                : new SqsException(ErrorCode.SERVICE_UNAVAILABLE, "Could not replicate the change; try again.");
+        if (err == null && failure != null) {
+            err = new IllegalStateException("ownership lost while committing");
+        }
+        if (err != null) {
+            LOG.log(Level.WARNING, "commit of " + queueName + "#" + index + " failed; rebuilding it from storage: "
+                    + err.getMessage());
+            closed = true;
+            onBroken.run();
+        }
+        replies.forEach(r -> r.accept(failure));
+        if (!awaitingCommit.isEmpty() || state.hasChanges()) {
+            flushQueued = true;
+            flush();
+        }
+    }
+
+    private static Throwable failureOf(CompletableFuture<Void> failed) {
+        try {
+            failed.join();
+            return null;
+        } catch (CompletionException e) {
+            return e.getCause();
+        } catch (CancellationException e) {
+            return e;
+        }
     }
 }

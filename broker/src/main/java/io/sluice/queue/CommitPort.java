@@ -1,6 +1,7 @@
 package io.sluice.queue;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -13,4 +14,40 @@ public interface CommitPort {
 
     /** Everything stored for the partition, for its new owner to rebuild from. */
     CompletionStage<PartitionSnapshot> load(String queueName, int partition);
+
+    /** Whether commits go anywhere; when not, a partition answers as soon as a change is applied. */
+    default boolean replicates() {
+        return true;
+    }
+
+    /**
+     * The port of a node that has no replica to write: a standalone node keeps its partitions in
+     * their loops' memory only, and nobody else ever owns them.
+     */
+    static CommitPort inMemory() {
+        return InMemory.INSTANCE;
+    }
+
+    /** See {@link #inMemory()}. */
+    enum InMemory implements CommitPort {
+        INSTANCE;
+
+        private static final CompletionStage<Void> DONE = CompletableFuture.completedFuture(null);
+        private static final CompletionStage<PartitionSnapshot> NOTHING = CompletableFuture.completedFuture(PartitionSnapshot.EMPTY);
+
+        @Override
+        public CompletionStage<Void> commit(String queueName, int partition, List<PartitionChange> changes) {
+            return DONE;
+        }
+
+        @Override
+        public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
+            return NOTHING;
+        }
+
+        @Override
+        public boolean replicates() {
+            return false;
+        }
+    }
 }

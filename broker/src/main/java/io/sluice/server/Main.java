@@ -15,7 +15,18 @@ public final class Main {
 
     private Main() { }
 
+    /**
+     * The JDK's common pool has parallelism cores - 1, so 1 on a 2-core machine; Hazelcast then
+     * runs every callback registered without an executor on a thread started for it. Sluice's
+     * own callbacks all name their executor; this keeps anything else (the Vert.x cluster
+     * manager's) from paying a thread start each. Set before anything touches the pool.
+     */
+    static final String COMMON_POOL_PARALLELISM = "java.util.concurrent.ForkJoinPool.common.parallelism";
+
     public static void main(String[] args) throws InterruptedException {
+        if (System.getProperty(COMMON_POOL_PARALLELISM) == null) {
+            System.setProperty(COMMON_POOL_PARALLELISM, String.valueOf(Math.max(2, Runtime.getRuntime().availableProcessors())));
+        }
         System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT.%1$tL %4$s %3$s - %5$s%6$s%n");
         Logger log = Logger.getLogger("io.sluice");
         HAZELCAST_LOG.setLevel(java.util.logging.Level.WARNING);

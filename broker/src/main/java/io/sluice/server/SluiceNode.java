@@ -3,6 +3,10 @@ package io.sluice.server;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import io.sluice.cluster.store.PartitionStore;
+import io.sluice.partition.Ownership;
+import io.sluice.queue.CommitPort;
+import java.util.function.BooleanSupplier;
 import io.sluice.cluster.ClusterRouter;
 import io.sluice.cluster.ForwardedRequests;
 import io.sluice.cluster.HazelcastCommitPort;
@@ -63,7 +67,8 @@ public final class SluiceNode implements AutoCloseable {
     public static SluiceNode start(BrokerConfig requested) {
         BrokerConfig config = requested.port() == 0 ? requested.withPort(freePort(requested.host())) : requested;
         int eventLoops = Math.max(2, 2 * Runtime.getRuntime().availableProcessors());
-        Config hazelcast = HazelcastSetup.config(config.cluster());
+        PartitionStore store = new PartitionStore(config.cluster().backupCount(), HazelcastSetup.SPLIT_BRAIN_PROTECTION);
+        Config hazelcast = HazelcastSetup.config(config.cluster(), store);
         HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
         VertxOptions options = new VertxOptions().setEventLoopPoolSize(eventLoops);
         options.getEventBusOptions().setHost(config.cluster().host()).setPort(0)
@@ -76,7 +81,7 @@ public final class SluiceNode implements AutoCloseable {
             return t;
         });
         try {
-            return wire(config, vertx, manager, blocking, eventLoops);
+            return wire(config, vertx, manager, store, blocking, eventLoops);
         } catch (RuntimeException e) {
             blocking.shutdownNow();
             vertx.close();
@@ -85,7 +90,7 @@ public final class SluiceNode implements AutoCloseable {
     }
 
     private static SluiceNode wire(BrokerConfig config, Vertx vertx, HazelcastClusterManager manager,
-                                   ExecutorService blocking, int eventLoops) {
+                                   PartitionStore store, ExecutorService blocking, int eventLoops) {
         HazelcastInstance hz = manager.getHazelcastInstance();
         String nodeId = manager.getNodeId();
         Clock clock = Clock.SYSTEM;
@@ -102,26 +107,39 @@ public final class SluiceNode implements AutoCloseable {
                     longPolls.wakeAll(name);
                 });
         HazelcastOwnership ownership = new HazelcastOwnership(hz.getPartitionService());
-        PauseGuard guarded = new PauseGuard(ownership,
-                Long.parseLong(hz.getConfig().getProperty("hazelcast.max.no.heartbeat.seconds")));
         PartitionLoops loops = new PartitionLoops(vertx, eventLoops, clock);
-        IMap<String, byte[]> messages = hz.getMap(HazelcastSetup.MESSAGES_MAP);
-        PartitionDirectory directory = new PartitionDirectory(loops, new HazelcastCommitPort(messages, () -> hz.getCluster().getLocalMember().getUuid(), blocking),
-                clock, registry, wakes, guarded);
+        PartitionDirectory directory;
+        Ownership owned;
+        BooleanSupplier paused;
+        if (HazelcastSetup.standalone(config.cluster())) {
+            // Nobody else can own its partitions or hold a replica: commits end in memory, and no
+            // pause can have cost it partitions.
+            owned = ownership;
+            paused = () -> false;
+            directory = new PartitionDirectory(loops, CommitPort.inMemory(), clock, registry, wakes, owned);
+        } else {
+            PauseGuard guarded = new PauseGuard(ownership,
+                    Long.parseLong(hz.getConfig().getProperty("hazelcast.max.no.heartbeat.seconds")));
+            owned = guarded;
+            paused = guarded::suspect;
+            directory = new PartitionDirectory(loops,
+                    new HazelcastCommitPort(store.operations(), ownership, () -> hz.getCluster().getLocalMember().getUuid()),
+                    clock, registry, wakes, owned);
+            guarded.start(vertx, hz, directory);
+        }
         directoryRef.set(directory);
-        guarded.start(vertx, hz, directory);
         StatsBoard stats = new StatsBoard(directory, registry, nodeId);
         stats.start(vertx);
         ClusterRouter router = new ClusterRouter(vertx, directory, ownership, stats);
         await(vertx.deployVerticle(() -> new ForwardedRequests(directory, nodeId),
                 new DeploymentOptions().setInstances(eventLoops)), "serve forwarded requests");
-        Reconciler reconciler = new Reconciler(vertx, directory, registry, guarded, hz.getPartitionService(), longPolls, blocking);
+        Reconciler reconciler = new Reconciler(vertx, directory, registry, owned, hz.getPartitionService(), longPolls, blocking);
         reconciler.start();
 
         String baseUrl = config.publicBaseUrl(config.port());
         Broker broker = new Broker(config, clock, registry, router, new ReceiptHandle.Codec(sharedSecret(hz)),
                 new QueueUrls(baseUrl, config.accountId(), config.region()), longPolls);
-        Health health = new Health(() -> !guarded.suspect() && reconciler.ready());
+        Health health = new Health(() -> !paused.getAsBoolean() && reconciler.ready());
         await(vertx.deployVerticle(() -> new SqsHttpVerticle(broker, health),
                         new DeploymentOptions().setInstances(eventLoops).setThreadingModel(ThreadingModel.EVENT_LOOP)),
                 "listen on " + config.host() + ":" + config.port());

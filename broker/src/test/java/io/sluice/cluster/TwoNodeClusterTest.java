@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.config.BrokerConfig;
 import io.sluice.server.SluiceNode;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,6 +95,36 @@ class TwoNodeClusterTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> "0".equals(viaB.getQueueAttributes(
                 r -> r.queueUrl(url).attributeNamesWithStrings("All")).attributesAsStrings()
                 .get("ApproximateNumberOfMessagesNotVisible")));
+    }
+
+    /**
+     * No callback runs on a thread started for it: on 2 cores Hazelcast runs callbacks given no
+     * executor on a new thread each (the test JVM runs with the common pool's parallelism at 1,
+     * as on such a machine). Sends through both nodes (half of them forwarded) start no threads
+     * once the nodes are warm.
+     */
+    @Test
+    void sendsAndReceivesStartNoThreads() {
+        String url = viaA.createQueue(r -> r.queueName("threads")).queueUrl();
+        Runnable traffic = () -> {
+            for (int i = 0; i < 500; i++) {
+                String body = "t" + i;
+                (i % 2 == 0 ? viaA : viaB).sendMessage(r -> r.queueUrl(url).messageBody(body));
+            }
+            for (SqsClient via : List.of(viaA, viaB)) {
+                for (Message m : via.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages()) {
+                    via.deleteMessage(r -> r.queueUrl(url).receiptHandle(m.receiptHandle()));
+                }
+            }
+        };
+        traffic.run();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long before = threads.getTotalStartedThreadCount();
+        for (int round = 0; round < 4; round++) {
+            traffic.run();
+        }
+        long started = threads.getTotalStartedThreadCount() - before;
+        assertTrue(started < 10, started + " threads started during 2000 sends");
     }
 
     @Test
