@@ -30,8 +30,14 @@ public record BrokerConfig(
         ClusterSettings cluster) {
 
     public static final int DEFAULT_PORT = 9324;
-    /** 1 MiB of message plus room for the encoding of a batch's parameters. */
-    public static final int DEFAULT_MAX_REQUEST_BYTES = 3 * 1024 * 1024;
+    /**
+     * Room for a maximal message or batch (1 MiB of counted bytes) as it travels: form encoding
+     * turns a UTF-8 byte into at most 3 ({@code %XX}), JSON's {@code \\uXXXX} escapes likewise,
+     * a binary attribute value at most 4 (base64, then percent-encoded); plus the parameter names
+     * of 10 entries with 10 attributes each. Anything larger cannot be a valid request and is
+     * refused before it is buffered; a message that is merely too long gets SQS's own answer.
+     */
+    public static final int DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024 + 256 * 1024;
 
     public static BrokerConfig defaults() {
         return new BrokerConfig("127.0.0.1", DEFAULT_PORT, null, "000000000000", "us-east-1",

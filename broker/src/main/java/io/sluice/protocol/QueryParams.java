@@ -4,6 +4,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -34,7 +35,32 @@ final class QueryParams {
             "DeleteMessageBatchRequestEntry",
             "ChangeMessageVisibilityBatchRequestEntry");
 
+    /**
+     * Query serialisers (botocore among them) send an empty list or map as its bare name with an
+     * empty value, e.g. {@code Entries=} or {@code MessageAttributeNames=}. Both the JSON member
+     * name and the Query prefix are recognised; the value becomes an empty list or map, so the
+     * call is judged as SQS judges a request with no items (EmptyBatchRequest, "none requested").
+     */
+    private static final Map<String, String> EMPTY_LISTS = emptyListNames();
+    private static final Map<String, String> EMPTY_MAPS = Map.of(
+            "Attribute", "Attributes", "Attributes", "Attributes",
+            "Tag", "Tags", "Tags", "Tags",
+            "MessageAttribute", "MessageAttributes", "MessageAttributes", "MessageAttributes",
+            "MessageSystemAttribute", "MessageSystemAttributes",
+            "MessageSystemAttributes", "MessageSystemAttributes");
+
     private QueryParams() {
+    }
+
+    private static Map<String, String> emptyListNames() {
+        Map<String, String> names = new HashMap<>();
+        STRING_LISTS.forEach((prefix, member) -> {
+            names.put(prefix, member);
+            names.put(member, member);
+        });
+        ENTRY_LISTS.forEach(prefix -> names.put(prefix, "Entries"));
+        names.put("Entries", "Entries");
+        return Map.copyOf(names);
     }
 
     /**
@@ -47,7 +73,12 @@ final class QueryParams {
         Map<String, TreeMap<Integer, Map<String, String>>> groups = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : flat.entrySet()) {
             String[] split = splitIndexed(e.getKey());
-            if (split == null) {
+            if (split == null && e.getValue().isEmpty() && EMPTY_LISTS.containsKey(e.getKey())) {
+                out.put(EMPTY_LISTS.get(e.getKey()), new JsonArray());
+            } else if (split == null && e.getValue().isEmpty() && EMPTY_MAPS.containsKey(e.getKey())) {
+                String member = EMPTY_MAPS.get(e.getKey());
+                out.put("CreateQueue".equals(action) && member.equals("Tags") ? "tags" : member, new JsonObject());
+            } else if (split == null) {
                 out.put(e.getKey(), e.getValue());
             } else {
                 groups.computeIfAbsent(split[0], k -> new TreeMap<>())

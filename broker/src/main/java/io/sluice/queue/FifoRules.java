@@ -11,12 +11,15 @@ public final class FifoRules {
 
     private FifoRules() { }
 
-    /** Group and deduplication ids: 1 to 128 alphanumeric or punctuation characters. */
+    /**
+     * Group and deduplication ids: 1 to 128 alphanumeric or punctuation characters. An absent id
+     * is a missing parameter; a present but empty one is an invalid value, as in SQS.
+     */
     public static void checkId(String parameter, String value) {
-        if (value == null || value.isEmpty()) {
+        if (value == null) {
             throw SqsException.missingParameter(parameter);
         }
-        boolean ok = value.length() <= MAX_ID_LENGTH;
+        boolean ok = !value.isEmpty() && value.length() <= MAX_ID_LENGTH;
         for (int i = 0; ok && i < value.length(); i++) {
             char c = value.charAt(i);
             ok = c >= 0x21 && c <= 0x7E;

@@ -89,7 +89,9 @@ public final class MessageRules {
                     + type + "' must use field 'String'.");
         }
         if (!allowedCharacters(s)) {
-            throw new SqsException(ErrorCode.INVALID_MESSAGE_CONTENTS, INVALID_CHARACTERS);
+            // InvalidMessageContents is the body's error; an attribute's value is a parameter value.
+            throw SqsException.invalidParameter("Message (user) attribute '" + name + "' value is invalid. "
+                    + INVALID_CHARACTERS);
         }
         if (type.equals("Number") || type.startsWith("Number.")) {
             try {
@@ -113,6 +115,10 @@ public final class MessageRules {
             MessageAttributeValue v = e.getValue();
             if (!"String".equals(v.dataType()) || v.stringValue() == null || v.stringValue().isEmpty()) {
                 throw SqsException.invalidParameter("Message system attribute 'AWSTraceHeader' must be a non-empty String.");
+            }
+            if (!allowedCharacters(v.stringValue())) {
+                throw SqsException.invalidParameter("Message system attribute 'AWSTraceHeader' value is invalid. "
+                        + INVALID_CHARACTERS);
             }
         }
     }

@@ -85,8 +85,11 @@ public final class QueueAttributes {
             String name = e.getKey();
             String value = e.getValue() == null ? "" : e.getValue();
             if (name.equals(FIFO_QUEUE)) {
-                if (!creating || (!fifo && !value.equalsIgnoreCase("false"))) {
-                    throw invalidName(name);
+                if (!fifo && (!creating || !value.equalsIgnoreCase("false"))) {
+                    throw invalidName(name); // a standard queue has no such attribute
+                }
+                if (fifo && !creating) {
+                    throw invalidValue(name); // a FIFO queue has it, but its type cannot change
                 }
             } else if (FIFO_ONLY.contains(name)) {
                 if (!fifo) {

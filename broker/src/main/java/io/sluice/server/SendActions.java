@@ -95,8 +95,10 @@ final class SendActions {
         if (meta.fifo()) {
             groupId = params.optionalString("MessageGroupId");
             FifoRules.checkId("MessageGroupId", groupId);
-            if (params.has("DelaySeconds")) {
-                throw SqsException.invalidParameter("Value " + params.json().getValue("DelaySeconds")
+            // SQS refuses only a per-message delay that would delay: DelaySeconds=0 is accepted.
+            Integer perMessage = params.optionalInt("DelaySeconds");
+            if (perMessage != null && perMessage != 0) {
+                throw SqsException.invalidParameter("Value " + perMessage
                         + " for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type.");
             }
             dedupId = FifoRules.deduplicationId(params.optionalString("MessageDeduplicationId"), body,
@@ -109,6 +111,11 @@ final class SendActions {
                         + " MessageDeduplicationId.");
             }
             delay = MessageRules.delaySeconds(params.optionalInt("DelaySeconds"), meta.delaySeconds());
+            // Fair queues: a standard queue takes a group id with the FIFO rules and hands it back.
+            groupId = params.optionalString("MessageGroupId");
+            if (groupId != null) {
+                FifoRules.checkId("MessageGroupId", groupId);
+            }
         }
         MessageRecord record = new MessageRecord(Ids.newId(), body, attributes, system,
                 broker.clock.millis(), info.senderId(), groupId, dedupId, null);

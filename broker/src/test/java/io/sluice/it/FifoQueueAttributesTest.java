@@ -12,6 +12,7 @@ import static io.sluice.it.FifoSupport.assertErrorCode;
 import static io.sluice.it.FifoSupport.createFifoQueue;
 import static io.sluice.it.FifoSupport.fifoName;
 import static io.sluice.it.SqsAssert.INVALID_ATTRIBUTE_NAME;
+import static io.sluice.it.SqsAssert.INVALID_ATTRIBUTE_VALUE;
 import static io.sluice.it.SqsAssert.INVALID_PARAMETER_VALUE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -99,7 +100,8 @@ class FifoQueueAttributesTest {
     void queueTypeCannotBeChangedBySetQueueAttributes() {
         String fifo = createFifoQueue(broker, "typed");
         for (String value : List.of("true", "false")) {
-            assertErrorCode(INVALID_ATTRIBUTE_NAME,
+            // SQS: the attribute exists on a FIFO queue, so its value is what is refused
+            assertErrorCode(INVALID_ATTRIBUTE_VALUE,
                     () -> sqs().setQueueAttributes(r -> r.queueUrl(fifo)
                             .attributesWithStrings(Map.of("FifoQueue", value))),
                     "SetQueueAttributes FifoQueue=" + value + " on a FIFO queue");

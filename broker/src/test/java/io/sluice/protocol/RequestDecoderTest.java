@@ -67,6 +67,30 @@ class RequestDecoderTest {
     }
 
     @Test
+    void bareEmptyListsAndMapsAsBotocoreSendsThemAreEmpty() {
+        JsonObject batch = tree("Action=SendMessageBatch&QueueUrl=q&Entries=");
+        assertEquals(new JsonArray(), batch.getJsonArray("Entries"));
+        assertEquals(new JsonArray(), tree("Action=DeleteMessageBatch&QueueUrl=q&DeleteMessageBatchRequestEntry=")
+                .getJsonArray("Entries"));
+        JsonObject receive = tree("Action=ReceiveMessage&QueueUrl=q&MessageAttributeNames=&AttributeName="
+                + "&MessageSystemAttributeNames=");
+        assertEquals(new JsonArray(), receive.getJsonArray("MessageAttributeNames"));
+        assertEquals(new JsonArray(), receive.getJsonArray("AttributeNames"));
+        assertEquals(new JsonArray(), receive.getJsonArray("MessageSystemAttributeNames"));
+        assertEquals(new JsonArray(), tree("Action=UntagQueue&QueueUrl=q&TagKeys=").getJsonArray("TagKeys"));
+        JsonObject permission = tree("Action=AddPermission&QueueUrl=q&AWSAccountIds=&Actions=");
+        assertEquals(new JsonArray(), permission.getJsonArray("AWSAccountIds"));
+        assertEquals(new JsonArray(), permission.getJsonArray("Actions"));
+        assertEquals(new JsonObject(), tree("Action=CreateQueue&QueueName=q&Attributes=&Tags=").getJsonObject("Attributes"));
+        assertEquals(new JsonObject(), tree("Action=CreateQueue&QueueName=q&Tags=").getJsonObject("tags"));
+        // items given as well win over the bare name, in either order
+        assertEquals(1, tree("Action=SendMessageBatch&QueueUrl=q&SendMessageBatchRequestEntry.1.Id=a&Entries=")
+                .getJsonArray("Entries").size());
+        // a scalar that happens to be empty stays a scalar
+        assertEquals("", tree("Action=SendMessage&QueueUrl=q&MessageBody=").getString("MessageBody"));
+    }
+
+    @Test
     void stringListsAreOrderedNumericallyWithGaps() {
         JsonObject t = tree("Action=ReceiveMessage&QueueUrl=u"
                 + "&AttributeName.10=SentTimestamp&AttributeName.2=SenderId&AttributeName.1=All"
