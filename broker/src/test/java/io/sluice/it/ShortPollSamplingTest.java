@@ -63,6 +63,50 @@ class ShortPollSamplingTest {
         awaitAttribute(broker, url, "ApproximateNumberOfMessagesNotVisible", "0");
     }
 
+    /**
+     * SQS's recordings: one message sent to an empty queue and read at once with a short poll
+     * comes back practically always. Measured over 1,000 tries, none timed.
+     */
+    @Test
+    @Timeout(120)
+    void aLoneMessageIsAlmostAlwaysFoundByAnImmediateShortPoll() {
+        String url = broker.createQueue("lone");
+        int found = 0;
+        for (int i = 0; i < 1000; i++) {
+            String body = "lone-" + i;
+            sqs().sendMessage(r -> r.queueUrl(url).messageBody(body));
+            List<Message> got = sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(0)).messages();
+            if (got.isEmpty()) {
+                // a false empty: a long poll asks every partition
+                got = sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(1)).messages();
+            } else {
+                found++;
+            }
+            assertEquals(List.of(body), got.stream().map(Message::body).toList());
+            String handle = got.get(0).receiptHandle();
+            sqs().deleteMessage(r -> r.queueUrl(url).receiptHandle(handle));
+        }
+        assertTrue(found >= 990, "an immediate short poll found a lone message " + found + " times in 1000");
+    }
+
+    /** Many messages over every partition: a short poll still answers from a sample. */
+    @Test
+    void withMessagesInEveryPartitionAShortPollReturnsASampledSubset() {
+        String url = broker.createQueue("subset");
+        send20(url);
+        int short10 = 0;
+        for (int i = 0; i < 50; i++) {
+            // Each partition holds two or three; a poll asks half of them, then puts the messages back.
+            int got = sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).visibilityTimeout(0)
+                    .waitTimeSeconds(0)).messages().size();
+            assertTrue(got <= 10);
+            if (got < 10) {
+                short10++;
+            }
+        }
+        assertTrue(short10 > 0, "some short polls return fewer messages than exist and were asked for");
+    }
+
     @Test
     void shortPollNeverReturnsMoreThanAsked() {
         String url = broker.createQueue("max");

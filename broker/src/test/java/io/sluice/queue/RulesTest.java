@@ -104,21 +104,44 @@ class RulesTest {
         int picked = 0;
         for (int i = 0; i < 1000; i++) {
             List<Integer> sample = ShortPollSampler.sample(counts, random);
-            assertEquals(4, sample.size());
+            assertTrue(sample.size() <= 4, "half the partitions at most: " + sample);
             if (sample.contains(7)) {
                 picked++;
             }
         }
         assertTrue(picked > 990, "the full partition is almost always sampled: " + picked);
+        // A lone message: SQS's recordings return it practically always, but not quite always.
         int[] one = {0, 0, 0, 0, 0, 0, 0, 1};
         int missed = 0;
-        for (int i = 0; i < 1000; i++) {
-            if (!ShortPollSampler.sample(one, random).contains(7)) {
+        for (int i = 0; i < 100_000; i++) {
+            List<Integer> sample = ShortPollSampler.sample(one, random);
+            if (sample.isEmpty() || sample.get(0) != 7) {
                 missed++;
             }
         }
         assertTrue(missed > 0, "a short poll can miss a message (false empty)");
-        assertEquals(1, ShortPollSampler.sample(new int[] {5}, random).size());
+        assertTrue(missed < 1_000, "a lone message is missed far less than once in a hundred polls: " + missed);
+        // Few partitions with messages (a small queue): all of them are asked, first.
+        int[] few = {0, 3, 0, 0, 1, 0, 2, 0};
+        int complete = 0;
+        for (int i = 0; i < 1000; i++) {
+            if (ShortPollSampler.sample(few, random).subList(0, 3).containsAll(List.of(1, 4, 6))) {
+                complete++;
+            }
+        }
+        assertTrue(complete > 990, "every partition holding messages sampled: " + complete);
+        // Messages everywhere: a poll sees a weighted half, so the heavy ones more often.
+        int[] everywhere = {1, 1, 1, 1, 1, 1, 1, 50};
+        int heavy = 0;
+        int light = 0;
+        for (int i = 0; i < 1000; i++) {
+            List<Integer> sample = ShortPollSampler.sample(everywhere, random);
+            assertTrue(sample.size() <= 4, "half the partitions at most: " + sample);
+            heavy += sample.contains(7) ? 1 : 0;
+            light += sample.contains(0) ? 1 : 0;
+        }
+        assertTrue(heavy > 950 && light < 700 && light > 100, "weighted subset: heavy " + heavy + ", light " + light);
+        assertTrue(ShortPollSampler.sample(new int[] {5}, random).size() <= 1);
         assertEquals(List.of(0, 1, 2), ShortPollSampler.all(3, new SplittableRandom(1)).stream().sorted().toList());
     }
 
