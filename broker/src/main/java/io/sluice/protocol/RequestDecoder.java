@@ -93,7 +93,10 @@ public final class RequestDecoder {
         }
         String action = flat.remove("Action");
         if (action == null || action.isEmpty()) {
-            throw SqsException.missingParameter("Action");
+            // SQS answers a Query request without an action (a bare GET of the endpoint or of a
+            // queue URL, say) as an unknown operation: InvalidAction.
+            throw new SqsException(ErrorCode.INVALID_ACTION,
+                    "The request must name an action: an Action parameter (Query) or an X-Amz-Target header (JSON).");
         }
         if (!ACTIONS.contains(action)) {
             throw invalidAction(action);

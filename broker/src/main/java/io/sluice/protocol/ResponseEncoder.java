@@ -18,6 +18,8 @@ public final class ResponseEncoder {
     static final String REQUEST_ID_HEADER = "x-amzn-RequestId";
     /** JSON SDKs read the Query error code from here to keep error codes stable across protocols. */
     static final String QUERY_ERROR_HEADER = "x-amzn-query-error";
+    private static final String QUEUE_DOES_NOT_EXIST_JSON = "The specified queue does not exist.";
+    private static final String QUEUE_DOES_NOT_EXIST_QUERY = "The specified queue does not exist for this wsdl version.";
 
     private ResponseEncoder() {
     }
@@ -41,7 +43,18 @@ public final class ResponseEncoder {
                     .put("message", message == null ? "" : message);
             return response(code.httpStatus(), JSON_TYPE, headers, body.encode());
         }
-        return response(code.httpStatus(), XML_TYPE, headers, QueryXml.error(code, message, requestId));
+        return response(code.httpStatus(), XML_TYPE, headers, QueryXml.error(code, queryMessage(code, message), requestId));
+    }
+
+    /**
+     * SQS words a missing queue differently per protocol: "The specified queue does not exist."
+     * over JSON (the developer guide's JSON error example), "... for this wsdl version." over Query.
+     */
+    private static String queryMessage(ErrorCode code, String message) {
+        if (code == ErrorCode.QUEUE_DOES_NOT_EXIST && QUEUE_DOES_NOT_EXIST_JSON.equals(message)) {
+            return QUEUE_DOES_NOT_EXIST_QUERY;
+        }
+        return message;
     }
 
     private static Map<String, String> headers(String requestId) {

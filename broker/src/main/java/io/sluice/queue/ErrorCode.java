@@ -5,11 +5,16 @@ package io.sluice.queue;
  * the Query protocol's code and fault type, the JSON protocol's {@code __type} shape name,
  * and the HTTP status. SDKs of the JSON protocol read the Query code from the
  * {@code x-amzn-query-error} header, so both names must be right.
+ *
+ * <p>The JSON names are those of SQS's API model for its modelled errors (QueueDoesNotExist for
+ * AWS.SimpleQueueService.NonExistentQueue, QueueNameExists for QueueAlreadyExists, ...); the
+ * common errors SQS answers over JSON with an exception name (InvalidParameterValueException,
+ * MissingRequiredParameterException, UnknownOperationException for InvalidAction).
  */
 public enum ErrorCode {
-    INVALID_ACTION("InvalidAction", "InvalidAction", 400, true),
-    MISSING_PARAMETER("MissingParameter", "MissingParameter", 400, true),
-    INVALID_PARAMETER_VALUE("InvalidParameterValue", "InvalidParameterValue", 400, true),
+    INVALID_ACTION("InvalidAction", "UnknownOperationException", 400, true),
+    MISSING_PARAMETER("MissingParameter", "MissingRequiredParameterException", 400, true),
+    INVALID_PARAMETER_VALUE("InvalidParameterValue", "InvalidParameterValueException", 400, true),
     MALFORMED_QUERY_STRING("MalformedQueryString", "MalformedQueryString", 400, true),
     SERIALIZATION_ERROR("SerializationException", "SerializationException", 400, true),
     INVALID_ADDRESS("InvalidAddress", "InvalidAddress", 404, true),
@@ -56,6 +61,15 @@ public enum ErrorCode {
 
     /** The shape name after {@code com.amazonaws.sqs#} in the JSON protocol's {@code __type}. */
     public String jsonShape() { return jsonShape; }
+
+    /**
+     * The code of a failed batch entry (BatchResultErrorEntry.Code), the same in both protocols:
+     * the Query code without the service prefix, e.g. InvalidParameterValue, ReceiptHandleIsInvalid.
+     */
+    public String entryCode() {
+        String prefix = "AWS.SimpleQueueService.";
+        return queryCode.startsWith(prefix) ? queryCode.substring(prefix.length()) : queryCode;
+    }
 
     public int httpStatus() { return httpStatus; }
 

@@ -1,7 +1,9 @@
 package io.sluice.queue;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -71,6 +73,21 @@ final class FifoReadySet implements ReadySet {
             return false;
         }
         return offer(g);
+    }
+
+    @Override
+    public List<MessageRecord> inFlightWith(MessageRecord r) {
+        Group g = groups.get(r.messageGroupId);
+        if (g == null) {
+            return List.of(r);
+        }
+        List<MessageRecord> out = new ArrayList<>(g.inFlight);
+        for (MessageRecord m : g.messages) {
+            if (m.state == MessageState.IN_FLIGHT) {
+                out.add(m);
+            }
+        }
+        return out;
     }
 
     @Override

@@ -212,20 +212,37 @@ public final class Partition {
             throw SqsException.invalidParameter("Value " + receiptHandle + " for parameter ReceiptHandle is invalid."
                     + " Reason: Message does not exist or is not available for visibility timeout change.");
         }
-        if (r.state != MessageState.IN_FLIGHT) {
+        // A standard message whose timeout ended keeps its latest handle until it is received
+        // again: SQS accepts a change then. A FIFO handle expires with its timeout.
+        if (r.state != MessageState.IN_FLIGHT && (fifo || r.state != MessageState.VISIBLE)) {
             throw new SqsException(ErrorCode.MESSAGE_NOT_INFLIGHT, "The message referred to isn't in flight.");
         }
         if (now + timeoutMillis > r.receivedAt + MAX_VISIBILITY_MILLIS) {
             throw SqsException.invalidParameter("Value " + timeoutMillis / 1000 + " for parameter VisibilityTimeout is invalid."
                     + " Reason: Total VisibilityTimeout for the message is beyond the limit [43200 seconds]");
         }
-        if (timeoutMillis == 0) {
-            r.deadlineVersion++;
-            leaveInFlight(r, now);
-        } else {
-            schedule(r, now + timeoutMillis);
+        if (r.state == MessageState.VISIBLE) {
+            if (timeoutMillis > 0) {
+                visibleCount--;
+                r.state = MessageState.IN_FLIGHT;
+                inFlightCount++;
+                ready.tookInFlight(r);
+                schedule(r, now + timeoutMillis);
+                changes.add(PartitionChange.upsert(r));
+            }
+            return;
         }
-        changes.add(PartitionChange.upsert(r));
+        // On a FIFO queue the group's in-flight messages share one visibility: they were
+        // received together, and they come back together, in order.
+        for (MessageRecord m : ready.inFlightWith(r)) {
+            if (timeoutMillis == 0) {
+                m.deadlineVersion++;
+                leaveInFlight(m, now);
+            } else {
+                schedule(m, now + timeoutMillis);
+            }
+            changes.add(PartitionChange.upsert(m));
+        }
     }
 
     /** Removes every message, visible, in flight or delayed. Deduplication records stay, as in SQS. */

@@ -182,8 +182,9 @@ public final class QueueAttributes {
                 case APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED -> Long.toString(counts[2]);
                 case CREATED_TIMESTAMP -> Long.toString(meta.createdMillis() / 1000);
                 case LAST_MODIFIED_TIMESTAMP -> Long.toString(meta.lastModifiedMillis() / 1000);
-                case KMS_DATA_KEY_REUSE_PERIOD_SECONDS -> meta.attributes().containsKey(KMS_MASTER_KEY_ID)
-                        ? meta.attributes().getOrDefault(name, "300") : meta.attributes().get(name);
+                // As SQS: only a queue with SSE-KMS (a key named) has a data key reuse period to show.
+                case KMS_DATA_KEY_REUSE_PERIOD_SECONDS -> !meta.attributes().getOrDefault(KMS_MASTER_KEY_ID, "").isEmpty()
+                        ? meta.attributes().getOrDefault(name, "300") : null;
                 default -> meta.attribute(name);
             };
             if (value != null && !value.isEmpty()) {

@@ -1,5 +1,7 @@
 package io.sluice.queue;
 
+import java.util.List;
+
 /**
  * Which stored messages a receive may take next. Standard queues take any visible message,
  * oldest first; FIFO queues take messages of unlocked groups in group order. The partition
@@ -20,6 +22,14 @@ interface ReadySet {
 
     /** A message was deleted, expired or moved. @return whether receivable messages may have appeared */
     boolean removed(MessageRecord r, MessageState lastState);
+
+    /**
+     * The in-flight messages whose visibility changes with {@code r}'s: on FIFO queues its
+     * group's in-flight messages, in group order; otherwise {@code r} alone.
+     */
+    default List<MessageRecord> inFlightWith(MessageRecord r) {
+        return List.of(r);
+    }
 
     /** The next message this receive may take, or null; {@link #endReceive()} closes the receive. */
     MessageRecord next();

@@ -74,7 +74,7 @@ final class MessageCodec {
         return new JsonObject()
                 .put("Id", id)
                 .put("SenderFault", e.code().senderFault())
-                .put("Code", e.code().jsonShape())
+                .put("Code", e.code().entryCode())
                 .put("Message", e.getMessage());
     }
 }

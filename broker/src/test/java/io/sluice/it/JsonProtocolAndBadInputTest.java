@@ -87,8 +87,7 @@ class JsonProtocolAndBadInputTest {
                 new JsonObject().put("QueueName", BrokerExtension.uniqueName("jmissing")).encode());
         JsonObject body = jsonError(r, 400);
         assertEquals("com.amazonaws.sqs#QueueDoesNotExist", body.getString("__type"));
-        String message = body.getString("message", body.getString("Message"));
-        assertNotBlank(message, "message");
+        assertEquals("The specified queue does not exist.", body.getString("message"));
         assertEquals("AWS.SimpleQueueService.NonExistentQueue;Sender",
                 r.headers().firstValue("x-amzn-query-error").orElse(null));
         assertNotBlank(r.headers().firstValue("x-amzn-RequestId").orElse(null), "x-amzn-RequestId header");

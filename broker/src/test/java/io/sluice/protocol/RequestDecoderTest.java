@@ -215,9 +215,8 @@ class RequestDecoderTest {
     @Test
     void missingActionIsRefused() {
         SqsException e = fails(() -> form("QueueName=q"));
-        assertEquals(ErrorCode.MISSING_PARAMETER, e.code());
-        assertEquals("The request must contain the parameter Action.", e.getMessage());
-        assertEquals(ErrorCode.MISSING_PARAMETER, fails(() -> RequestDecoder.decode("/", null, null, null, null)).code());
+        assertEquals(ErrorCode.INVALID_ACTION, e.code(), "SQS: a request without an action is an unknown operation");
+        assertEquals(ErrorCode.INVALID_ACTION, fails(() -> RequestDecoder.decode("/", null, null, null, null)).code());
     }
 
     @Test

@@ -169,13 +169,14 @@ class ResponseEncoderTest {
 
     @Test
     void queryError() throws Exception {
+        // SQS words a missing queue this way over Query (and without the wsdl part over JSON)
         EncodedResponse r = ResponseEncoder.error(WireProtocol.QUERY, ErrorCode.QUEUE_DOES_NOT_EXIST,
                 "The specified queue does not exist.", "req-2");
         assertEquals(400, r.status());
         assertEquals("text/xml", r.contentType());
         assertEquals("<?xml version=\"1.0\" encoding=\"UTF-8\"?><ErrorResponse xmlns=\"" + NS + "\"><Error>"
                 + "<Type>Sender</Type><Code>AWS.SimpleQueueService.NonExistentQueue</Code>"
-                + "<Message>The specified queue does not exist.</Message><Detail/></Error>"
+                + "<Message>The specified queue does not exist for this wsdl version.</Message><Detail/></Error>"
                 + "<RequestId>req-2</RequestId></ErrorResponse>", r.body().toString());
         Element root = parse(ResponseEncoder.error(WireProtocol.QUERY, ErrorCode.INTERNAL_FAILURE, "a<b", "x"));
         assertEquals("Receiver", text(child(root, "Error"), "Type"));
@@ -203,6 +204,17 @@ class ResponseEncoderTest {
         assertEquals("AWS.SimpleQueueService.NonExistentQueue;Sender", r.headers().get("x-amzn-query-error"));
         assertEquals(new JsonObject().put("__type", "com.amazonaws.sqs#QueueDoesNotExist")
                 .put("message", "The specified queue does not exist."), new JsonObject(r.body()));
+
+        // Common errors: the Query code in the header, SQS's exception name as __type.
+        EncodedResponse invalid = ResponseEncoder.error(WireProtocol.JSON, ErrorCode.INVALID_PARAMETER_VALUE, "bad", "r");
+        assertEquals("InvalidParameterValue;Sender", invalid.headers().get("x-amzn-query-error"));
+        assertEquals("com.amazonaws.sqs#InvalidParameterValueException", new JsonObject(invalid.body()).getString("__type"));
+        EncodedResponse missing = ResponseEncoder.error(WireProtocol.JSON, ErrorCode.MISSING_PARAMETER, "m", "r");
+        assertEquals("MissingParameter;Sender", missing.headers().get("x-amzn-query-error"));
+        assertEquals("com.amazonaws.sqs#MissingRequiredParameterException", new JsonObject(missing.body()).getString("__type"));
+        EncodedResponse action = ResponseEncoder.error(WireProtocol.JSON, ErrorCode.INVALID_ACTION, "a", "r");
+        assertEquals("InvalidAction;Sender", action.headers().get("x-amzn-query-error"));
+        assertEquals("com.amazonaws.sqs#UnknownOperationException", new JsonObject(action.body()).getString("__type"));
 
         EncodedResponse internal = ResponseEncoder.error(WireProtocol.JSON, ErrorCode.SERVICE_UNAVAILABLE, "busy", "r");
         assertEquals(503, internal.status());

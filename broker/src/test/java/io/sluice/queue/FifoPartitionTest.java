@@ -53,6 +53,48 @@ class FifoPartitionTest {
     }
 
     @Test
+    void aGroupsInFlightMessagesShareOneVisibility() {
+        for (String b : List.of("a1", "a2", "a3")) {
+            partition.send(message("A", b), 0);
+        }
+        List<Delivery> got = partition.receive(2, 30_000);
+        assertEquals(List.of("a1", "a2"), bodies(got));
+        assertEquals(2, partition.inFlightCount());
+        // extending one extends the group
+        clock.advanceSeconds(10);
+        partition.changeVisibility(got.get(1).messageId(), got.get(1).receiptToken(), 60_000, "h");
+        clock.advanceSeconds(30);
+        assertTrue(partition.receive(10, 30_000).isEmpty(), "the whole group is still in flight");
+        assertEquals(2, partition.inFlightCount());
+        // releasing the later one releases the group, which comes back from its head, in order
+        partition.changeVisibility(got.get(1).messageId(), got.get(1).receiptToken(), 0, "h");
+        assertEquals(0, partition.inFlightCount());
+        assertEquals(3, partition.visibleCount());
+        assertEquals(List.of("a1", "a2", "a3"), bodies(partition.receive(10, 30_000)));
+    }
+
+    @Test
+    void receivesWithVisibilityTimeoutZeroReturnTheGroupInOrderEachTime() {
+        for (String b : List.of("a1", "a2", "a3")) {
+            partition.send(message("A", b), 0);
+        }
+        for (int i = 0; i < 3; i++) {
+            assertEquals(List.of("a1", "a2", "a3"), bodies(partition.receive(10, 0)));
+        }
+        assertEquals(List.of("a1"), bodies(partition.receive(1, 0)));
+        assertEquals(List.of("a1", "a2"), bodies(partition.receive(2, 0)));
+    }
+
+    @Test
+    void aFifoHandleExpiresWithItsTimeout() {
+        partition.send(message("A", "a1"), 0);
+        Delivery d = partition.receive(1, 1_000).get(0);
+        clock.advanceSeconds(2);
+        assertEquals(ErrorCode.MESSAGE_NOT_INFLIGHT, assertThrows(SqsException.class,
+                () -> partition.changeVisibility(d.messageId(), d.receiptToken(), 5_000, "h")).code());
+    }
+
+    @Test
     void visibilityExpiryUnlocksTheGroupAndRedeliversInOrder() {
         partition.send(message("A", "a1"), 0);
         partition.send(message("A", "a2"), 0);

@@ -98,14 +98,29 @@ class PartitionTest {
     }
 
     @Test
-    void changeVisibilityOfAVisibleMessageIsNotInflight() {
+    void changeVisibilityWithTheLatestHandleAfterTheTimeoutTakesTheMessageBackInFlight() {
         partition.send(message("f"), 0);
         Delivery d = receiveOne(1_000);
         clock.advanceSeconds(2);
         partition.advance(clock.millis());
-        SqsException e = assertThrows(SqsException.class,
-                () -> partition.changeVisibility(d.messageId(), d.receiptToken(), 5_000, "h"));
-        assertEquals(ErrorCode.MESSAGE_NOT_INFLIGHT, e.code());
+        assertEquals(1, partition.visibleCount(), "visible again, not yet received again");
+        partition.changeVisibility(d.messageId(), d.receiptToken(), 0, "h");
+        assertEquals(1, partition.visibleCount(), "0 leaves it visible");
+        partition.changeVisibility(d.messageId(), d.receiptToken(), 5_000, "h");
+        assertEquals(0, partition.visibleCount());
+        assertEquals(1, partition.inFlightCount());
+        assertTrue(partition.receive(10, 30_000).isEmpty(), "invisible for the new timeout");
+        clock.advanceSeconds(5);
+        Delivery again = receiveOne(30_000);
+        assertEquals(2, again.receiveCount(), "a change is not a receive");
+        // the 12-hour cap still counts from the receive that handle came from
+        clock.advanceSeconds(31);
+        partition.advance(clock.millis());
+        assertThrows(SqsException.class,
+                () -> partition.changeVisibility(again.messageId(), again.receiptToken(), 43_200_000, "h"));
+        // a handle of an earlier receive stays refused
+        assertEquals(ErrorCode.INVALID_PARAMETER_VALUE, assertThrows(SqsException.class,
+                () -> partition.changeVisibility(d.messageId(), d.receiptToken(), 5_000, "h")).code());
     }
 
     @Test
