@@ -316,8 +316,9 @@ class QueryProtocolTest {
     }
 
     @Test
-    void missingActionIsMissingParameter() {
-        error(http.postForm(RawHttp.form("QueueName", "x", "Version", "2012-11-05")), 400, "Sender", "MissingParameter");
+    void missingActionIsInvalidAction() {
+        // SQS answers a request that names no action as an unknown operation
+        error(http.postForm(RawHttp.form("QueueName", "x", "Version", "2012-11-05")), 400, "Sender", "InvalidAction");
     }
 
     @Test
