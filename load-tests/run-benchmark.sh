@@ -1,76 +1,134 @@
 #!/usr/bin/env bash
-# Sluice vs ElasticMQ 1.7.1 on this machine: the same two Gatling simulations against each target, one at a time.
+# Sluice (one node, three nodes) vs ElasticMQ 1.7.1 on this machine, with the Gatling simulation SqsSimulation.
 #
-#   load-tests/run-benchmark.sh            # Sluice (1 node) and ElasticMQ, 20 s per measured run (DURATION=20)
-#   TARGETS=sluice,sluice3,elasticmq load-tests/run-benchmark.sh    # adds a 3-node Sluice cluster
-#   DURATION=30 USERS=32 PREFILL=100000 load-tests/run-benchmark.sh
+#   load-tests/run-benchmark.sh                          # the full run: every scenario, both protocols,
+#                                                        # sluice, sluice3, elasticmq alternating, 2 rounds,
+#                                                        # 60 s warm-up, then the memory measurement
+#   QUICK=1 TARGETS=sluice load-tests/run-benchmark.sh   # a short check (a few minutes; figures mean nothing)
 #
-# Knobs (environment): TARGETS comma-separated, from sluice (one node), sluice3 (a 3-node Sluice cluster on this
-# machine, driven through all three nodes) and elasticmq (default sluice,elasticmq), DURATION seconds per
-# measured run (default 20), USERS virtual users (32), PREFILL messages for ReceiveDeleteSimulation (100000),
-# HEAP for every broker JVM, each cluster node included (512m), WARMUP seconds of load before measuring (10),
-# SLUICE_PORT (9324; sluice3 uses it, +10 and +20), ELASTICMQ_PORT (9325),
-# BUILD_BROKER=0 to skip the broker build and measure the broker/target/sluice.jar already there.
+# Knobs (environment; see load-tests/README.md for the full table):
+#   MODE        throughput | memory | all (all)
+#   TARGETS     comma-separated from sluice, sluice3, elasticmq (sluice,sluice3,elasticmq); measured in this order
+#               in every round, so targets alternate (A B C A B C ...)
+#   ROUNDS      rounds of the throughput mode (2); the summary shows the median of the rounds
+#   SCENARIOS   send,batch,recvdel,fifo,e2e (all five);  PROTOCOLS json,query (both; e2e uses E2E_PROTOCOL, json)
+#   E2E_RATES   producer rates of the e2e scenario in msg/s (300,1000)
+#   DURATION    seconds per measured run (20);  WARMUP seconds of mixed warm-up load after each start (60)
+#   USERS (32), PREFILL (100000), CONSUMERS (4), FIFO_GROUPS (10), MESSAGE_SIZE (100), HEAP (512m)
+#   IDLE_SECONDS  CPU of each idle target measured over this many seconds in round 1 (30; 0 = skip)
+#   MEMORY_TARGETS (sluice,sluice3), MEMORY_MESSAGES (1000000), MEMORY_MESSAGE_SIZE (256), MEMORY_HEAP (4g)
+#   SLUICE3_LOAD  one (all load through node 1, default) | all (users spread over the three nodes)
+#   SLUICE_PORT (9324; sluice3 uses it, +10, +20), ELASTICMQ_PORT (9325), BUILD_BROKER (1; 0 = use the jar there)
+#   MVN_ARGS    extra arguments for every mvn call, e.g. MVN_ARGS="-Dmaven.repo.local=/tmp/empty-repo"
+#   MVN_LOCK    the lock file every mvn call holds (/tmp/sluice-mvn.lock)
+#   QUICK=1     smaller defaults for a check: ROUNDS=1 WARMUP=5 DURATION=5 PREFILL=5000 IDLE_SECONDS=5
+#               MEMORY_MESSAGES=20000 (any knob given explicitly wins)
 #
-# It builds broker/target/sluice.jar, copies ElasticMQ and its dependencies from Maven Central (through Maven)
-# into load-tests/target/elasticmq/lib, then for each target: starts it, warms it, runs SendSimulation and
-# ReceiveDeleteSimulation, stops it. Results go to load-tests/target/benchmark/<timestamp>/ and the
-# side-by-side table (a row per target) is printed at the end (and written to summary.md there).
-# Every Maven call takes the shared lock /tmp/sluice-mvn.lock. Traffic goes to 127.0.0.1 only.
+# Results go to load-tests/target/benchmark/<timestamp>/ (summary.md, one properties file per run, logs, Gatling
+# reports). Traffic goes to 127.0.0.1 only; every run is bounded; the brokers this script started are stopped on
+# exit, by PID.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$HERE")
+if [[ "${QUICK:-0}" == 1 ]]; then
+  : "${ROUNDS:=1}" "${WARMUP:=5}" "${DURATION:=5}" "${PREFILL:=5000}" "${IDLE_SECONDS:=5}" "${MEMORY_MESSAGES:=20000}"
+fi
+MODE=${MODE:-all}
+TARGETS=${TARGETS:-sluice,sluice3,elasticmq}
+ROUNDS=${ROUNDS:-2}
+SCENARIOS=${SCENARIOS:-send,batch,recvdel,fifo,e2e}
+PROTOCOLS=${PROTOCOLS:-json,query}
+E2E_PROTOCOL=${E2E_PROTOCOL:-json}
+E2E_RATES=${E2E_RATES:-300,1000}
 DURATION=${DURATION:-20}
+WARMUP=${WARMUP:-60}
 USERS=${USERS:-32}
 PREFILL=${PREFILL:-100000}
+CONSUMERS=${CONSUMERS:-4}
+FIFO_GROUPS=${FIFO_GROUPS:-10}
+MESSAGE_SIZE=${MESSAGE_SIZE:-100}
 HEAP=${HEAP:-512m}
-WARMUP=${WARMUP:-10}
+IDLE_SECONDS=${IDLE_SECONDS:-30}
+MEMORY_TARGETS=${MEMORY_TARGETS:-sluice,sluice3}
+MEMORY_MESSAGES=${MEMORY_MESSAGES:-1000000}
+MEMORY_MESSAGE_SIZE=${MEMORY_MESSAGE_SIZE:-256}
+MEMORY_HEAP=${MEMORY_HEAP:-4g}
+SLUICE3_LOAD=${SLUICE3_LOAD:-one}
 BUILD_BROKER=${BUILD_BROKER:-1}
 SLUICE_PORT=${SLUICE_PORT:-9324}
 ELASTICMQ_PORT=${ELASTICMQ_PORT:-9325}
-TARGETS=${TARGETS:-sluice,elasticmq}
+MVN_LOCK=${MVN_LOCK:-/tmp/sluice-mvn.lock}
+read -r -a MVN_EXTRA <<<"${MVN_ARGS:-}"
 CLUSTER_NODES=3
 CLUSTER_CONFIG="$ROOT/cluster-config/local.yaml"
-LOCK=/tmp/sluice-mvn.lock
 OUT="$HERE/target/benchmark/$(date -u +%Y%m%dT%H%M%SZ)"
 EMQ_LIB="$HERE/target/elasticmq/lib"
-# Hard bound for one Gatling run: its own maxDuration is DURATION+15 s, plus JVM start, pre-fill and reports.
-RUN_TIMEOUT=$((DURATION + 300))
+SIM=io.sluice.load.SqsSimulation
+# The Gatling plugin by its full coordinates (a prefix needs the plugin in the local repository first), with the
+# version the pom declares.
+GATLING_PLUGIN_VERSION=$(sed -n 's:.*<gatling-maven-plugin.version>\(.*\)</gatling-maven-plugin.version>.*:\1:p' "$HERE/pom.xml")
+GATLING_TEST="io.gatling:gatling-maven-plugin:$GATLING_PLUGIN_VERSION:test"
 
-for n in DURATION USERS PREFILL WARMUP SLUICE_PORT ELASTICMQ_PORT; do
-  [[ ${!n} =~ ^[0-9]+$ ]] || { echo "run-benchmark: $n must be a number, got '${!n}'" >&2; exit 2; }
+die() { echo "run-benchmark: $*" >&2; exit 2; }
+for n in ROUNDS DURATION WARMUP USERS PREFILL CONSUMERS FIFO_GROUPS MESSAGE_SIZE IDLE_SECONDS MEMORY_MESSAGES \
+  MEMORY_MESSAGE_SIZE SLUICE_PORT ELASTICMQ_PORT; do
+  [[ ${!n} =~ ^[0-9]+$ ]] || die "$n must be a number, got '${!n}'"
 done
-(( DURATION >= 5 && DURATION <= 600 )) || { echo "run-benchmark: DURATION must be 5..600" >&2; exit 2; }
-(( USERS >= 1 && USERS <= 256 )) || { echo "run-benchmark: USERS must be 1..256" >&2; exit 2; }
-(( PREFILL <= 1000000 )) || { echo "run-benchmark: PREFILL must be at most 1000000" >&2; exit 2; }
+[[ -n "$GATLING_PLUGIN_VERSION" ]] || die "cannot read gatling-maven-plugin.version from $HERE/pom.xml"
+(( ROUNDS >= 1 && ROUNDS <= 20 )) || die "ROUNDS must be 1..20"
+(( DURATION >= 3 && DURATION <= 600 )) || die "DURATION must be 3..600"
+(( WARMUP <= 1800 )) || die "WARMUP must be at most 1800"
+(( USERS >= 1 && USERS <= 256 )) || die "USERS must be 1..256"
+(( PREFILL <= 1000000 )) || die "PREFILL must be at most 1000000"
+(( CONSUMERS >= 1 && CONSUMERS <= 64 && FIFO_GROUPS >= 1 && FIFO_GROUPS <= 100 )) || die "CONSUMERS 1..64, FIFO_GROUPS 1..100"
+(( MESSAGE_SIZE >= 32 && MESSAGE_SIZE <= 262144 && MEMORY_MESSAGE_SIZE >= 32 && MEMORY_MESSAGE_SIZE <= 262144 )) \
+  || die "MESSAGE_SIZE and MEMORY_MESSAGE_SIZE must be 32..262144"
+(( IDLE_SECONDS <= 600 )) || die "IDLE_SECONDS must be at most 600"
+(( MEMORY_MESSAGES >= 1000 && MEMORY_MESSAGES <= 10000000 )) || die "MEMORY_MESSAGES must be 1000..10000000"
 (( SLUICE_PORT >= 1 && SLUICE_PORT + 10 * (CLUSTER_NODES - 1) <= 65535 && ELASTICMQ_PORT >= 1 && ELASTICMQ_PORT <= 65535 )) \
-  || { echo "run-benchmark: SLUICE_PORT (+20) and ELASTICMQ_PORT must be TCP ports" >&2; exit 2; }
-TARGET_LIST=()
-IFS=',' read -r -a _targets <<<"$TARGETS"
-for t in "${_targets[@]}"; do
-  t=${t//[[:space:]]/}
-  [[ -z "$t" ]] && continue
-  case "$t" in
-    sluice | sluice3 | elasticmq) ;;
-    *) echo "run-benchmark: unknown target '$t' in TARGETS (known: sluice, sluice3, elasticmq)" >&2; exit 2 ;;
-  esac
-  for seen in "${TARGET_LIST[@]}"; do
-    [[ "$seen" != "$t" ]] || { echo "run-benchmark: target '$t' is listed twice in TARGETS" >&2; exit 2; }
+  || die "SLUICE_PORT (+20) and ELASTICMQ_PORT must be TCP ports"
+[[ "$MODE" =~ ^(throughput|memory|all)$ ]] || die "MODE must be throughput, memory or all"
+[[ "$SLUICE3_LOAD" =~ ^(one|all)$ ]] || die "SLUICE3_LOAD must be one or all"
+[[ "$HEAP" =~ ^[0-9]+[mg]$ && "$MEMORY_HEAP" =~ ^[0-9]+[mg]$ ]] || die "HEAP and MEMORY_HEAP look like 512m or 4g"
+
+LIST=()
+split_list() { # name value allowed-regex -> LIST: the items; rejects unknown and repeated ones (runs in this shell)
+  local name=$1 value=$2 allowed=$3 item seen=" " items=()
+  LIST=()
+  IFS=',' read -r -a items <<<"$value"
+  for item in "${items[@]}"; do
+    item=${item//[[:space:]]/}
+    [[ -z "$item" ]] && continue
+    [[ "$item" =~ ^($allowed)$ ]] || die "unknown '$item' in $name (known: ${allowed//|/, })"
+    [[ "$seen" != *" $item "* ]] || die "'$item' is listed twice in $name"
+    seen+="$item "
+    LIST+=("$item")
   done
-  TARGET_LIST+=("$t")
-done
-(( ${#TARGET_LIST[@]} > 0 )) || { echo "run-benchmark: TARGETS names no target" >&2; exit 2; }
-wants() { local t; for t in "${TARGET_LIST[@]}"; do [[ "$t" == "$1" ]] && return 0; done; return 1; }
-WANTS_SLUICE=0
-if wants sluice || wants sluice3; then WANTS_SLUICE=1; fi
-if wants sluice3; then
-  [[ -f "$CLUSTER_CONFIG" ]] || { echo "run-benchmark: sluice3 needs $CLUSTER_CONFIG" >&2; exit 2; }
+}
+split_list TARGETS "$TARGETS" 'sluice|sluice3|elasticmq'; TARGET_LIST=("${LIST[@]}")
+split_list MEMORY_TARGETS "$MEMORY_TARGETS" 'sluice|sluice3|elasticmq'; MEMORY_LIST=("${LIST[@]}")
+split_list SCENARIOS "$SCENARIOS" 'send|batch|recvdel|fifo|e2e'; SCENARIO_LIST=("${LIST[@]}")
+split_list PROTOCOLS "$PROTOCOLS" 'json|query'; PROTOCOL_LIST=("${LIST[@]}")
+split_list E2E_RATES "$E2E_RATES" '[0-9]+'; RATE_LIST=("${LIST[@]}")
+[[ "$E2E_PROTOCOL" =~ ^(json|query)$ ]] || die "E2E_PROTOCOL must be json or query"
+for r in "${RATE_LIST[@]}"; do (( r >= 1 && r <= 20000 )) || die "an E2E_RATES rate must be 1..20000"; done
+if [[ "$MODE" != memory ]]; then
+  (( ${#TARGET_LIST[@]} > 0 && ${#SCENARIO_LIST[@]} > 0 && ${#PROTOCOL_LIST[@]} > 0 )) || die "TARGETS, SCENARIOS and PROTOCOLS must name something"
+else
+  TARGET_LIST=()
 fi
-for tool in java mvn flock curl python3 timeout; do
-  command -v "$tool" >/dev/null || { echo "run-benchmark: needs $tool on PATH" >&2; exit 2; }
+[[ "$MODE" == throughput ]] && MEMORY_LIST=()
+(( ${#TARGET_LIST[@]} + ${#MEMORY_LIST[@]} > 0 )) || die "nothing to measure"
+uses() { local t x; for t in "${TARGET_LIST[@]}" "${MEMORY_LIST[@]}"; do for x in "$@"; do [[ "$t" == "$x" ]] && return 0; done; done; return 1; }
+if uses sluice3; then [[ -f "$CLUSTER_CONFIG" ]] || die "sluice3 needs $CLUSTER_CONFIG"; fi
+for tool in java jcmd mvn flock curl python3 timeout getconf sha256sum; do
+  command -v "$tool" >/dev/null || die "needs $tool on PATH"
 done
-mkdir -p "$OUT"
+CLK_TCK=$(getconf CLK_TCK)
+mkdir -p "$OUT/runs" "$OUT/logs"
+
+# ---- processes ----
 
 # The broker JVMs this script started (one, or the nodes of a cluster), stopped by PID, last started first.
 SERVER_PIDS=()
@@ -92,9 +150,9 @@ trap 'echo "run-benchmark: interrupted" >&2; exit 130' INT TERM
 
 log() { printf '%s %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 
-mvn_locked() { flock "$LOCK" mvn -B -q "$@"; }
+mvn_locked() { flock "$MVN_LOCK" mvn -B -q "${MVN_EXTRA[@]}" "$@"; }
 
-# Offline first (nothing to fetch once ~/.m2 has it); online through Maven Central only if that fails.
+# Offline first (nothing to fetch once the local repository has it); online through Maven Central only if that fails.
 mvn_prefer_offline() {
   local logf=$1; shift
   if ! mvn_locked -o "$@" >"$logf" 2>&1; then
@@ -104,19 +162,10 @@ mvn_prefer_offline() {
 
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-sqs_create_queue() { # port name -> 0 when the broker answered 200
-  local code
-  code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 -X POST "http://127.0.0.1:$1/" \
-    -H "X-Amz-Target: AmazonSQS.CreateQueue" -H "Content-Type: application/x-amz-json-1.0" \
-    -d "{\"QueueName\":\"$2\"}" || true)
-  [[ "$code" == 200 ]]
-}
-
-sqs_send() { # port queueUrl -> 0 when the broker stored the message (200)
+sqs_json() { # port action json-body -> 0 when the broker answered 200
   local code
   code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 -X POST "http://127.0.0.1:$1/" \
-    -H "X-Amz-Target: AmazonSQS.SendMessage" -H "Content-Type: application/x-amz-json-1.0" \
-    -d "{\"QueueUrl\":\"$2\",\"MessageBody\":\"ready\"}" || true)
+    -H "X-Amz-Target: AmazonSQS.$2" -H "Content-Type: application/x-amz-json-1.0" -d "$3" || true)
   [[ "$code" == 200 ]]
 }
 
@@ -131,122 +180,179 @@ require_alive() { # pid log name: ends the script if the broker process has exit
   exit 1
 }
 
-start_server() { # name port command...
-  local name=$1 port=$2 pid; shift 2
-  port_free "$port" || { echo "run-benchmark: port $port is already in use; not starting $name" >&2; exit 1; }
-  log "starting $name on 127.0.0.1:$port (heap $HEAP)"
-  "$@" >"$OUT/$name.server.log" 2>&1 &
-  pid=$!
-  SERVER_PIDS+=("$pid")
-  for _ in $(seq 1 120); do
-    require_alive "$pid" "$OUT/$name.server.log" "$name"
-    if sqs_create_queue "$port" bench-ready; then log "$name is ready"; return 0; fi
-    sleep 0.5
+# Starts a target; sets SERVER_PIDS (all its JVMs), ENDPOINTS (where the load goes) and NODE_PORTS.
+start_target() { # target heap logname
+  local target=$1 heap=$2 logname=$3 port pid logf i
+  local jvm=(-Xms"$heap" -Xmx"$heap")
+  [[ "$logname" == memory-* ]] && jvm=(-Xmx"$heap")
+  NODE_PORTS=()
+  case "$target" in
+    sluice) NODE_PORTS=("$SLUICE_PORT") ;;
+    sluice3) for ((i = 0; i < CLUSTER_NODES; i++)); do NODE_PORTS+=($((SLUICE_PORT + 10 * i))); done ;;
+    elasticmq) NODE_PORTS=("$ELASTICMQ_PORT") ;;
+  esac
+  for port in "${NODE_PORTS[@]}"; do
+    port_free "$port" || { echo "run-benchmark: port $port is already in use; not starting $target" >&2; exit 1; }
   done
-  echo "run-benchmark: $name did not answer within 60 s" >&2
-  exit 1
-}
-
-# A Sluice cluster of CLUSTER_NODES nodes on this machine: HTTP ports SLUICE_PORT, +10, +20, ...; each joins
-# the others through cluster-config/local.yaml (Hazelcast finds its ports itself). Started one after the other,
-# each one only once the previous answers GET /health.
-start_cluster() { # name
-  local name=$1 i port pid logf queue_url
-  local ports=() pids=() logs=()
-  for ((i = 0; i < CLUSTER_NODES; i++)); do ports+=($((SLUICE_PORT + 10 * i))); done
-  for port in "${ports[@]}"; do
-    port_free "$port" || { echo "run-benchmark: port $port is already in use; not starting $name" >&2; exit 1; }
-  done
-  # Another cluster started from the same file (same cluster name, same Hazelcast ports) would take our nodes in.
-  if command -v pgrep >/dev/null; then
+  if [[ "$target" == sluice3 ]] && command -v pgrep >/dev/null; then
+    # Another cluster started from the same file (same cluster name, same Hazelcast ports) would take our nodes in.
     local others
     others=$(pgrep -f -- "--cluster-config [^ ]*cluster-config/local\.yaml" || true)
     [[ -z "$others" ]] || { echo "run-benchmark: Sluice nodes started with cluster-config/local.yaml are already running (pid $(echo $others)); our nodes would join their cluster" >&2; exit 1; }
   fi
-  for ((i = 0; i < CLUSTER_NODES; i++)); do
-    port=${ports[i]}
-    logf="$OUT/$name-node$((i + 1)).server.log"
-    log "starting $name node $((i + 1)) on 127.0.0.1:$port (heap $HEAP, cluster-config/local.yaml)"
-    java "${JVM_OPTS[@]}" -jar "$OUT/sluice.jar" --host 127.0.0.1 --port "$port" --cluster-config "$CLUSTER_CONFIG" \
-      >"$logf" 2>&1 &
+  for ((i = 0; i < ${#NODE_PORTS[@]}; i++)); do
+    port=${NODE_PORTS[i]}
+    logf="$OUT/logs/$logname-node$((i + 1)).server.log"
+    log "starting $target node $((i + 1)) on 127.0.0.1:$port (heap $heap)"
+    case "$target" in
+      sluice) java "${jvm[@]}" -jar "$OUT/sluice.jar" --host 127.0.0.1 --port "$port" >"$logf" 2>&1 & ;;
+      sluice3) java "${jvm[@]}" -jar "$OUT/sluice.jar" --host 127.0.0.1 --port "$port" --cluster-config "$CLUSTER_CONFIG" >"$logf" 2>&1 & ;;
+      elasticmq)
+        sed -e "s/9325/$port/g" "$HERE/elasticmq/elasticmq.conf" >"$OUT/elasticmq.conf"
+        java "${jvm[@]}" -Dconfig.file="$OUT/elasticmq.conf" -Dlogback.configurationFile="$HERE/elasticmq/logback.xml" \
+          -cp "$EMQ_LIB/*" org.elasticmq.server.Main >"$logf" 2>&1 & ;;
+    esac
     pid=$!
     SERVER_PIDS+=("$pid")
-    pids+=("$pid")
-    logs+=("$logf")
     local ok=0
     for _ in $(seq 1 240); do
-      require_alive "$pid" "$logf" "$name node $((i + 1))"
-      if health_ok "$port"; then ok=1; break; fi
+      require_alive "$pid" "$logf" "$target node $((i + 1))"
+      if [[ "$target" == elasticmq ]]; then
+        sqs_json "$port" CreateQueue '{"QueueName":"bench-ready"}' && { ok=1; break; }
+      else
+        health_ok "$port" && { ok=1; break; }
+      fi
       sleep 0.5
     done
-    (( ok )) || { echo "run-benchmark: $name node $((i + 1)) did not answer GET /health within 120 s, see $logf" >&2; exit 1; }
-    log "$name node $((i + 1)) answers /health"
+    (( ok )) || { echo "run-benchmark: $target node $((i + 1)) did not answer within 120 s, see $logf" >&2; exit 1; }
   done
-  # One cluster: a queue created through the first node takes a message through every node. A node alone (not
-  # joined) refuses messages (split-brain protection needs 2 members) or does not know the queue.
-  for _ in $(seq 1 120); do
-    if sqs_create_queue "${ports[0]}" bench-ready; then break; fi
-    sleep 0.5
-  done
-  queue_url="http://127.0.0.1:${ports[0]}/000000000000/bench-ready"
-  for ((i = 0; i < CLUSTER_NODES; i++)); do
+  # Ready: a queue created through the first node takes a message through every node (for a cluster: one cluster;
+  # a node alone refuses messages, split-brain protection needs 2 members).
+  local url="http://127.0.0.1:${NODE_PORTS[0]}/000000000000/bench-ready"
+  for ((i = 0; i < ${#NODE_PORTS[@]}; i++)); do
     local ok=0
     for _ in $(seq 1 120); do
-      local j
-      for ((j = 0; j < CLUSTER_NODES; j++)); do require_alive "${pids[j]}" "${logs[j]}" "$name node $((j + 1))"; done
-      if sqs_send "${ports[i]}" "$queue_url"; then ok=1; break; fi
+      local p
+      for p in "${SERVER_PIDS[@]}"; do require_alive "$p" "$OUT/logs/$logname-node1.server.log" "$target"; done
+      if sqs_json "${NODE_PORTS[0]}" CreateQueue '{"QueueName":"bench-ready"}' \
+        && sqs_json "${NODE_PORTS[i]}" SendMessage "{\"QueueUrl\":\"$url\",\"MessageBody\":\"ready\"}"; then ok=1; break; fi
       sleep 0.5
     done
-    (( ok )) || { echo "run-benchmark: $name node $((i + 1)) does not store messages of a queue created on node 1 within 60 s (not one cluster?), see $OUT/$name-node$((i + 1)).server.log" >&2; exit 1; }
+    (( ok )) || { echo "run-benchmark: $target node $((i + 1)) does not store messages of a queue created on node 1 within 60 s" >&2; exit 1; }
   done
-  log "$name is ready: $CLUSTER_NODES nodes, one cluster"
+  sqs_json "${NODE_PORTS[0]}" DeleteQueue "{\"QueueUrl\":\"$url\"}" || true
+  ENDPOINTS="http://127.0.0.1:${NODE_PORTS[0]}"
+  if [[ "$target" == sluice3 && "$SLUICE3_LOAD" == all ]]; then
+    ENDPOINTS=""
+    for port in "${NODE_PORTS[@]}"; do ENDPOINTS+="${ENDPOINTS:+,}http://127.0.0.1:$port"; done
+  fi
+  log "$target is ready (pid ${SERVER_PIDS[*]}); load goes to $ENDPOINTS"
 }
 
-run_sim() { # target endpoints simulation label duration users prefill [noReports]
-  local broker=$1 endpoints=$2 sim=$3 label=$4 duration=$5 users=$6 prefill=$7 noreports=${8:-false}
-  local name="$broker-$label"
-  log "  $label: $sim for ${duration}s with $users users"
-  if ! timeout --kill-after=10 "$RUN_TIMEOUT" flock "$LOCK" mvn -B -o -P load -pl load-tests -f "$ROOT/pom.xml" \
-      gatling:test -Dgatling.simulationClass="io.sluice.load.$sim" \
-      -Dsqs.endpoint="${endpoints%%,*}" -Dsqs.endpoints="$endpoints" \
-      -Dusers="$users" -Dduration="$duration" -Dprefill="$prefill" \
-      -Dgatling.results="$OUT/gatling/$name" -Dbench.out="$OUT/$name.properties" \
-      -Dgatling.noReports="$noreports" >"$OUT/$name.log" 2>&1; then
-    echo "run-benchmark: $sim against $broker failed, see $OUT/$name.log" >&2
-    tail -30 "$OUT/$name.log" >&2
+cpu_ticks() { # pid -> utime + stime in clock ticks (fields 14 and 15 of /proc/pid/stat)
+  local stat
+  stat=$(<"/proc/$1/stat")
+  stat=${stat##*) }
+  read -r -a f <<<"$stat"
+  echo $((f[11] + f[12]))
+}
+
+measure_idle() { # target: CPU of its JVMs while nothing talks to them
+  local target=$1 before=() after=() i ticks total=0 per=""
+  sleep 5
+  for pid in "${SERVER_PIDS[@]}"; do before+=("$(cpu_ticks "$pid")"); done
+  log "  idle: measuring $target's CPU for ${IDLE_SECONDS}s with no load"
+  sleep "$IDLE_SECONDS"
+  for pid in "${SERVER_PIDS[@]}"; do after+=("$(cpu_ticks "$pid")"); done
+  for ((i = 0; i < ${#SERVER_PIDS[@]}; i++)); do
+    ticks=$((after[i] - before[i]))
+    total=$((total + ticks))
+    per+="${per:+,}$ticks"
+  done
+  printf 'target=%s\nseconds=%s\nclkTck=%s\nticks=%s\nticksByNode=%s\n' "$target" "$IDLE_SECONDS" "$CLK_TCK" "$total" "$per" \
+    >"$OUT/runs/idle-$target.properties"
+}
+
+run_sim() { # target name workload protocol duration [-Dkey=value ...]
+  local target=$1 name=$2 workload=$3 proto=$4 duration=$5; shift 5
+  local timeout_s=$((duration + 400))
+  [[ "$workload" == fill ]] && timeout_s=$((MEMORY_MESSAGES / 500 + 600))
+  local reports=true
+  [[ "$workload" == warmup || "$workload" == fill ]] && reports=false
+  log "  $name: $workload over $proto, ${duration}s"
+  if ! flock "$MVN_LOCK" timeout --kill-after=10 "$timeout_s" mvn -B -o "${MVN_EXTRA[@]}" -P load -pl load-tests \
+      -f "$ROOT/pom.xml" "$GATLING_TEST" -Dgatling.simulationClass="$SIM" \
+      -Dworkload="$workload" -Dprotocol="$proto" -Dsqs.endpoints="$ENDPOINTS" -Dduration="$duration" \
+      -Dusers="$USERS" -Dconsumers="$CONSUMERS" -Dgroups="$FIFO_GROUPS" -DmessageSize="${RUN_SIZE:-$MESSAGE_SIZE}" \
+      -Dprefill="${RUN_PREFILL:-$PREFILL}" -Dbench.serverPids="$(IFS=,; echo "${SERVER_PIDS[*]}")" -Dbench.clkTck="$CLK_TCK" \
+      -Dgatling.results="$OUT/gatling/$name" -Dbench.out="$OUT/runs/$name.properties" \
+      -Dgatling.noReports="$([[ $reports == true ]] && echo false || echo true)" "$@" >"$OUT/logs/$name.log" 2>&1; then
+    echo "run-benchmark: $workload over $proto against $target failed, see $OUT/logs/$name.log" >&2
+    tail -30 "$OUT/logs/$name.log" >&2
     exit 1
   fi
+  local p
+  for p in "${SERVER_PIDS[@]}"; do require_alive "$p" "$OUT/logs/$name.log" "$target"; done
 }
 
-bench_target() { # target: start it, warm it, measure it, stop it
-  local name=$1 endpoints i
-  case "$name" in
-    sluice)
-      start_server sluice "$SLUICE_PORT" \
-        java "${JVM_OPTS[@]}" -jar "$OUT/sluice.jar" --host 127.0.0.1 --port "$SLUICE_PORT"
-      endpoints="http://127.0.0.1:$SLUICE_PORT"
-      ;;
-    sluice3)
-      start_cluster sluice3
-      endpoints=""
-      for ((i = 0; i < CLUSTER_NODES; i++)); do endpoints+="${endpoints:+,}http://127.0.0.1:$((SLUICE_PORT + 10 * i))"; done
-      ;;
-    elasticmq)
-      local emq_conf="$OUT/elasticmq.conf"
-      sed -e "s/9325/$ELASTICMQ_PORT/g" "$HERE/elasticmq/elasticmq.conf" >"$emq_conf"
-      start_server elasticmq "$ELASTICMQ_PORT" \
-        java "${JVM_OPTS[@]}" -Dconfig.file="$emq_conf" -Dlogback.configurationFile="$HERE/elasticmq/logback.xml" \
-        -cp "$EMQ_LIB/*" org.elasticmq.server.Main
-      endpoints="http://127.0.0.1:$ELASTICMQ_PORT"
-      ;;
-  esac
-  log "warming $name for ${WARMUP}s per workload (endpoints $endpoints)"
-  run_sim "$name" "$endpoints" SendSimulation warmup-send "$WARMUP" 8 0 true
-  run_sim "$name" "$endpoints" ReceiveDeleteSimulation warmup-receive "$WARMUP" 8 20000 true
-  log "measuring $name"
-  run_sim "$name" "$endpoints" SendSimulation send "$DURATION" "$USERS" 0
-  run_sim "$name" "$endpoints" ReceiveDeleteSimulation receive-delete "$DURATION" "$USERS" "$PREFILL"
-  log "stopping $name"
+# One target in one round: start, (idle), warm up, every scenario, stop.
+bench_round() { # target round
+  local target=$1 round=$2 s proto rate
+  start_target "$target" "$HEAP" "r$round-$target"
+  if (( WARMUP > 0 )); then
+    run_sim "$target" "$target-r$round-warmup" warmup json "$WARMUP"
+  fi
+  if (( round == 1 && IDLE_SECONDS > 0 )); then measure_idle "$target"; fi
+  for s in "${SCENARIO_LIST[@]}"; do
+    case "$s" in
+      e2e)
+        for rate in "${RATE_LIST[@]}"; do
+          run_sim "$target" "$target-r$round-e2e-$E2E_PROTOCOL-$rate" e2e "$E2E_PROTOCOL" "$DURATION" -Drate="$rate"
+        done ;;
+      *)
+        for proto in "${PROTOCOL_LIST[@]}"; do
+          run_sim "$target" "$target-r$round-$s-$proto" "$s" "$proto" "$DURATION"
+        done ;;
+    esac
+  done
+  log "stopping $target"
+  stop_servers
+}
+
+heap_live() { # pid -> live heap bytes after a full GC (the Total line of GC.class_histogram, which collects first)
+  timeout 300 jcmd "$1" GC.run >/dev/null
+  timeout 300 jcmd "$1" GC.class_histogram | awk '$1 == "Total" { print $3 }'
+}
+
+heap_used_kib() { # pid -> "used" of GC.heap_info (KiB), for reference
+  timeout 60 jcmd "$1" GC.heap_info | sed -n 's/.* heap .*used \([0-9]*\)K.*/\1/p' | head -1
+}
+
+bench_memory() { # target: store MEMORY_MESSAGES messages, measure the live heap of every JVM before and after
+  local target=$1 i before=() after=() used_before=() used_after=() pid
+  start_target "$target" "$MEMORY_HEAP" "memory-$target"
+  ENDPOINTS="http://127.0.0.1:${NODE_PORTS[0]}"
+  sleep 5
+  for pid in "${SERVER_PIDS[@]}"; do before+=("$(heap_live "$pid")"); used_before+=("$(heap_used_kib "$pid")"); done
+  log "  memory: empty $target, live heap ${before[*]} bytes"
+  RUN_PREFILL=$MEMORY_MESSAGES RUN_SIZE=$MEMORY_MESSAGE_SIZE run_sim "$target" "memory-$target-fill" fill json 1
+  for pid in "${SERVER_PIDS[@]}"; do after+=("$(heap_live "$pid")"); used_after+=("$(heap_used_kib "$pid")"); done
+  log "  memory: $target with $MEMORY_MESSAGES messages, live heap ${after[*]} bytes"
+  local replicas=1
+  [[ "$target" == sluice3 ]] && replicas=$(( $(sed -n 's/^ *backup-count: *\([0-9]*\).*/\1/p' "$CLUSTER_CONFIG" | head -1) + 1 ))
+  {
+    echo "target=$target"
+    echo "messages=$MEMORY_MESSAGES"
+    echo "messageSize=$MEMORY_MESSAGE_SIZE"
+    echo "replicas=$replicas"
+    echo "heap=$MEMORY_HEAP"
+    echo "liveBefore=$(IFS=,; echo "${before[*]}")"
+    echo "liveAfter=$(IFS=,; echo "${after[*]}")"
+    echo "usedKiBBefore=$(IFS=,; echo "${used_before[*]}")"
+    echo "usedKiBAfter=$(IFS=,; echo "${used_after[*]}")"
+    grep -E '^(fillSeconds|fillMessagesPerSecond)=' "$OUT/runs/memory-$target-fill.properties" 2>/dev/null || true
+  } >"$OUT/runs/memory-$target.properties"
+  log "stopping $target"
   stop_servers
 }
 
@@ -262,15 +368,18 @@ sys.exit(0 if ok else 1)
 PY
 }
 
-log "results in $OUT; targets ${TARGET_LIST[*]}"
-if [[ "$WANTS_SLUICE" == 1 && "$BUILD_BROKER" != 0 ]]; then
-  log "building broker/target/sluice.jar"
-  (cd "$ROOT" && mvn_prefer_offline "$OUT/build-broker.log" -pl broker -DskipTests package) || {
-    echo "run-benchmark: the broker does not build; BUILD_BROKER=0 measures the existing broker/target/sluice.jar" >&2
-    exit 1
-  }
-fi
-if [[ "$WANTS_SLUICE" == 1 ]]; then
+# ---- preparation ----
+
+START_UTC=$(date -u '+%Y-%m-%d %H:%M')
+log "results in $OUT; mode $MODE; targets ${TARGET_LIST[*]:-none}; memory ${MEMORY_LIST[*]:-none}"
+if uses sluice sluice3; then
+  if [[ "$BUILD_BROKER" != 0 ]]; then
+    log "building broker/target/sluice.jar"
+    (cd "$ROOT" && mvn_prefer_offline "$OUT/logs/build-broker.log" -pl broker -DskipTests package) || {
+      echo "run-benchmark: the broker does not build; BUILD_BROKER=0 measures the existing broker/target/sluice.jar" >&2
+      exit 1
+    }
+  fi
   [[ -f "$ROOT/broker/target/sluice.jar" ]] || { echo "run-benchmark: no broker/target/sluice.jar" >&2; exit 1; }
   # Run a copy, so a rebuild of the broker during the benchmark cannot change the jar under the JVM. Other builds
   # on this machine may be rewriting the jar right now: copy again (for at most 2 minutes) until the copy is whole.
@@ -280,101 +389,50 @@ if [[ "$WANTS_SLUICE" == 1 ]]; then
     log "broker/target/sluice.jar is incomplete (a build is writing it?); copying again in 5 s"
     sleep 5
   done
-  log "sluice.jar built $(date -u -r "$OUT/sluice.jar" '+%Y-%m-%d %H:%M:%SZ' 2>/dev/null || echo '?'), sha256 $(sha256sum "$OUT/sluice.jar" | cut -c1-12)"
+  JAR_INFO="built $(date -u -r "$OUT/sluice.jar" '+%Y-%m-%d %H:%M:%SZ'), sha256 $(sha256sum "$OUT/sluice.jar" | cut -c1-12)"
+  log "sluice.jar $JAR_INFO"
+else
+  JAR_INFO="not used"
 fi
-log "compiling the simulations"
-(cd "$ROOT" && mvn_prefer_offline "$OUT/build-load-tests.log" -P load -pl load-tests test-compile) || exit 1
-if wants elasticmq && ! compgen -G "$EMQ_LIB/elasticmq-server_2.13-*.jar" >/dev/null; then
+# Compiles the simulations and resolves the Gatling plugin (its bound execution runs nothing), exactly what
+# `mvn -B -P load verify` does for this module; after this, every gatling:test below runs offline.
+log "compiling the simulations and resolving the Gatling plugin"
+(cd "$ROOT" && mvn_prefer_offline "$OUT/logs/build-load-tests.log" -P load -pl load-tests verify) || exit 1
+if uses elasticmq && ! compgen -G "$EMQ_LIB/elasticmq-server_2.13-*.jar" >/dev/null; then
   log "copying ElasticMQ 1.7.1 and its dependencies into $EMQ_LIB"
-  mvn_prefer_offline "$OUT/fetch-elasticmq.log" -f "$HERE/elasticmq/pom.xml" dependency:copy-dependencies || exit 1
+  mvn_prefer_offline "$OUT/logs/fetch-elasticmq.log" -f "$HERE/elasticmq/pom.xml" dependency:copy-dependencies || exit 1
 fi
 
-JVM_OPTS=(-Xms"$HEAP" -Xmx"$HEAP")
-for target in "${TARGET_LIST[@]}"; do
-  bench_target "$target"
+# ---- measurements ----
+
+for ((round = 1; round <= (${#TARGET_LIST[@]} > 0 ? ROUNDS : 0); round++)); do
+  log "round $round of $ROUNDS"
+  for target in "${TARGET_LIST[@]}"; do
+    bench_round "$target" "$round"
+  done
 done
+for target in "${MEMORY_LIST[@]}"; do
+  log "memory: $target, $MEMORY_MESSAGES messages of $MEMORY_MESSAGE_SIZE bytes"
+  bench_memory "$target"
+done
+END_UTC=$(date -u '+%H:%M')
 
-python3 - "$OUT" "$DURATION" "$USERS" "$PREFILL" "$HEAP" "$(IFS=,; echo "${TARGET_LIST[*]}")" <<'PY' | tee "$OUT/summary.md"
-import glob, html, os, re, sys
+# ---- summary ----
 
-out, duration, users, prefill, heap, targets = sys.argv[1:7]
-targets = targets.split(",")
-SHOWN = {"sluice": "Sluice", "sluice3": "Sluice, 3 nodes", "elasticmq": "ElasticMQ 1.7.1"}
-
-def props(path):
-    d = {}
-    with open(path) as f:
-        for line in f:
-            if "=" in line:
-                k, v = line.rstrip("\n").split("=", 1)
-                d[k] = v
-    return d
-
-ROW = re.compile(r'<tr id="([^"]+)"[^>]*>(.*?)</tr>', re.S)
-NAME = re.compile(r'class="ellipsed-name">([^<]*)<')
-CELL = re.compile(r'<td class="value [a-z]+ col-(\d+)">([^<]*)</td>')
-
-def gatling_rows(run_dir):
-    """Rows of the statistics table in Gatling's index.html: name -> {total, ok, ko, rps, p50, p99, ...}."""
-    pages = glob.glob(os.path.join(run_dir, "*", "index.html"))
-    if not pages:
-        raise SystemExit("no Gatling report under " + run_dir)
-    with open(max(pages, key=os.path.getmtime)) as f:
-        text = f.read()
-    cols = {2: "total", 3: "ok", 4: "ko", 6: "rps", 7: "min", 8: "p50", 9: "p75", 10: "p95", 11: "p99", 12: "max", 13: "mean"}
-    rows = {}
-    for rid, body in ROW.findall(text):
-        m = NAME.search(body)
-        cells = {cols[int(c)]: v.strip() for c, v in CELL.findall(body) if int(c) in cols}
-        if m and cells:
-            rows["All Requests" if rid == "ROOT" else html.unescape(m.group(1))] = cells
-    return rows
-
-def num(s):
-    return float(s.replace(",", "")) if s not in ("", "-") else 0.0
-
-lines = []
-lines.append(f"Measured {duration} s per run, {users} users, pre-fill {prefill} messages, heap {heap} for each broker JVM"
-             + (" (each node of a cluster)." if "sluice3" in targets else "."))
-lines.append("")
-lines.append("| Simulation | Broker | requests/s | messages/s | p50 ms | p99 ms | requests | KO | seconds |")
-lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-detail = []
-spread = []
-for sim, label in (("SendSimulation", "send"), ("ReceiveDeleteSimulation", "receive-delete")):
-    for broker in targets:
-        shown = SHOWN[broker]
-        name = f"{broker}-{label}"
-        p = props(os.path.join(out, name + ".properties"))
-        rows = gatling_rows(os.path.join(out, "gatling", name))
-        allr = rows["All Requests"]
-        secs = float(p["seconds"])
-        total = num(allr["total"])
-        rps = total / secs if secs > 0 else 0.0
-        lines.append(f"| {sim} | {shown} | {rps:,.0f} | {float(p['messagesPerSecond']):,.0f} | "
-                     f"{allr['p50']} | {allr['p99']} | {int(total):,} | {allr['ko']} | {secs:.1f} |")
-        if int(p.get("endpoints", "1")) > 1:
-            spread.append(f"| {sim} | {shown} | {p.get('usersByEndpoint', '?').replace(',', ' / ')} | "
-                          f"{' / '.join(f'{int(x):,}' for x in p.get('messagesByEndpoint', '0').split(','))} |")
-        for req, r in rows.items():
-            if req != "All Requests" and len(rows) > 2:
-                detail.append(f"| {sim} | {shown} | {req} | {int(num(r['total'])):,} | {r['p50']} | {r['p95']} | {r['p99']} | {r['max']} |")
-lines.append("")
-lines.append("requests/s and messages/s are divided by 'seconds', the time from the first request to the last completed one")
-lines.append("(a ReceiveDelete run ends early when the pre-filled queue is drained);")
-lines.append("p50/p99 are Gatling's, over all requests of the run (ReceiveMessage and DeleteMessageBatch together).")
-if detail:
-    lines.append("")
-    lines.append("| Simulation | Broker | request | count | p50 ms | p95 ms | p99 ms | max ms |")
-    lines.append("|---|---|---|---:|---:|---:|---:|---:|")
-    lines.extend(detail)
-if spread:
-    lines.append("")
-    lines.append("Load per node of a cluster (node 1 / node 2 / ...; each user is pinned to one node, round-robin):")
-    lines.append("")
-    lines.append("| Simulation | Broker | users per node | messages per node |")
-    lines.append("|---|---|---|---:|")
-    lines.extend(spread)
-print("\n".join(lines))
-PY
+{
+  echo "started=$START_UTC"
+  echo "ended=$END_UTC"
+  echo "command=$(printf '%q ' "$0")"
+  echo "knobs=MODE=$MODE TARGETS=$TARGETS ROUNDS=$ROUNDS SCENARIOS=$SCENARIOS PROTOCOLS=$PROTOCOLS E2E_RATES=$E2E_RATES DURATION=$DURATION WARMUP=$WARMUP USERS=$USERS PREFILL=$PREFILL CONSUMERS=$CONSUMERS FIFO_GROUPS=$FIFO_GROUPS MESSAGE_SIZE=$MESSAGE_SIZE HEAP=$HEAP IDLE_SECONDS=$IDLE_SECONDS SLUICE3_LOAD=$SLUICE3_LOAD MEMORY_TARGETS=$MEMORY_TARGETS MEMORY_MESSAGES=$MEMORY_MESSAGES MEMORY_HEAP=$MEMORY_HEAP"
+  echo "machine=$(nproc) cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(java -version 2>&1 | head -1)"
+  echo "jar=$JAR_INFO"
+  echo "scenarios=$(IFS=,; echo "${SCENARIO_LIST[*]}")"
+  echo "protocols=$(IFS=,; echo "${PROTOCOL_LIST[*]}")"
+  echo "e2eProtocol=$E2E_PROTOCOL"
+  echo "rates=$(IFS=,; echo "${RATE_LIST[*]}")"
+  echo "targets=$(IFS=,; echo "${TARGET_LIST[*]}")"
+  echo "memoryTargets=$(IFS=,; echo "${MEMORY_LIST[*]}")"
+  echo "rounds=$ROUNDS"
+} >"$OUT/run.properties"
+python3 "$HERE/summarize.py" "$OUT" | tee "$OUT/summary.md"
 log "done: $OUT/summary.md"

@@ -3,44 +3,80 @@ package io.sluice.load;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * The knobs every simulation reads from system properties ({@code mvn ... -Dsqs.endpoints=... -Dusers=...}).
- * Everything is bounded: a run lasts {@code duration} seconds with at most {@code users} virtual users.
+ * The knobs of {@link SqsSimulation}, read from system properties ({@code mvn ... -Dworkload=send -Dprotocol=query}).
+ * Everything is bounded: a run lasts about {@code duration} seconds (plus a bounded drain for the workloads with
+ * consumers) with at most {@code users} (or {@code consumers} + {@code groups}) virtual users.
  *
- * <p>{@code sqs.endpoints} is a comma-separated list of endpoints (the nodes of a cluster); without it,
- * {@code sqs.endpoint} is the only one. Each virtual user is pinned to one endpoint, round-robin over the list
- * by user id ({@link #endpointIndex(long)}). Set-up work (creating the queue) goes to the first endpoint; the
- * queue URL it answers is used unchanged on every endpoint.
+ * <p>{@code sqs.endpoints} is a comma-separated list of endpoints; without it, {@code sqs.endpoint} is the only one.
+ * Each virtual user is pinned to one endpoint, round-robin over the list by user id ({@link #endpointIndex(long)}).
+ * Set-up work (creating the queue) goes to the first endpoint; the queue URL it answers is used unchanged on every
+ * endpoint.
  */
-record BenchSettings(List<String> endpoints, String queueName, int users, Duration duration, int messageSize,
+record BenchSettings(Workload workload, SqsProtocol protocol, List<String> endpoints, String queueName, int users,
+        Duration duration, int messageSize, int prefill, int rate, int consumers, int groups, boolean keepQueue,
         String resultFile) {
 
+    /** What a run does; see {@link SqsSimulation}. */
+    enum Workload {
+        SEND, BATCH, RECVDEL, FIFO, E2E, WARMUP, FILL;
+
+        static Workload parse(String s) {
+            try {
+                return valueOf(s.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("workload must be one of send, batch, recvdel, fifo, e2e, warmup, fill;"
+                        + " got '" + s + "'");
+            }
+        }
+
+        String shortName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
     static final int MAX_ENDPOINTS = 64;
+    static final int MAX_PREFILL = 10_000_000;
 
     BenchSettings {
         endpoints = List.copyOf(endpoints);
     }
 
-    static BenchSettings fromSystemProperties(String defaultQueuePrefix) {
+    static BenchSettings fromSystemProperties() {
+        Workload workload = Workload.parse(System.getProperty("workload", "send"));
+        SqsProtocol protocol = SqsProtocol.parse(System.getProperty("protocol", "json"));
         List<String> endpoints = parseEndpoints(System.getProperty("sqs.endpoints"),
                 System.getProperty("sqs.endpoint", "http://127.0.0.1:9324"));
         // A fresh queue per run by default, so a second run against the same broker starts empty.
-        String queue = System.getProperty("sqs.queue", defaultQueuePrefix + "-" + System.currentTimeMillis());
+        String queue = System.getProperty("sqs.queue", "bench-" + workload.shortName() + "-" + System.currentTimeMillis());
         int users = Integer.getInteger("users", 32);
         long seconds = Long.getLong("duration", 30L);
         int size = Integer.getInteger("messageSize", 100);
-        if (users < 1 || users > 1024) {
-            throw new IllegalArgumentException("users must be in 1..1024, got " + users);
+        int prefill = Integer.getInteger("prefill", 100_000);
+        int rate = Integer.getInteger("rate", 1000);
+        int consumers = Integer.getInteger("consumers", 4);
+        int groups = Integer.getInteger("groups", 10);
+        boolean keep = Boolean.parseBoolean(System.getProperty("sqs.keepQueue", workload == Workload.FILL ? "true" : "false"));
+        check("users", users, 1, 1024);
+        check("duration", seconds, 1, 3600);
+        check("messageSize", size, 32, 262_144);
+        check("prefill", prefill, 0, MAX_PREFILL);
+        check("rate", rate, 1, 20_000);
+        check("consumers", consumers, 1, 256);
+        check("groups", groups, 1, 1000);
+        if (!queue.matches("[A-Za-z0-9_-]{1,75}")) {
+            throw new IllegalArgumentException("sqs.queue must be 1..75 of [A-Za-z0-9_-], got '" + queue + "'");
         }
-        if (seconds < 1 || seconds > 3600) {
-            throw new IllegalArgumentException("duration must be in 1..3600 seconds, got " + seconds);
+        return new BenchSettings(workload, protocol, endpoints, queue, users, Duration.ofSeconds(seconds), size, prefill,
+                rate, consumers, groups, keep, System.getProperty("bench.out"));
+    }
+
+    private static void check(String name, long value, long min, long max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(name + " must be in " + min + ".." + max + ", got " + value);
         }
-        if (size < 1 || size > 262_144) {
-            throw new IllegalArgumentException("messageSize must be in 1..262144 bytes, got " + size);
-        }
-        return new BenchSettings(endpoints, queue, users, Duration.ofSeconds(seconds), size,
-                System.getProperty("bench.out"));
     }
 
     /** {@code list} (comma-separated) when it names at least one endpoint, otherwise {@code single}. */
@@ -66,7 +102,7 @@ record BenchSettings(List<String> endpoints, String queueName, int users, Durati
         if (!url.startsWith("http://") && !url.startsWith("https://")) {
             throw new IllegalArgumentException("an endpoint must start with http:// or https://, got '" + url + "'");
         }
-        return stripSlash(url);
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 
     /** The first endpoint: set-up requests (CreateQueue) and Gatling's warm-up request go there. */
@@ -84,16 +120,12 @@ record BenchSettings(List<String> endpoints, String queueName, int users, Durati
         return (int) Math.floorMod(userId - 1, (long) endpoints.size());
     }
 
-    /** A message body of {@code messageSize} ASCII characters that needs no JSON escaping. */
-    String messageBody() {
-        StringBuilder b = new StringBuilder(messageSize);
-        for (int i = 0; i < messageSize; i++) {
+    /** {@code prefix} followed by ASCII letters up to {@code messageSize} characters (never shorter than the prefix). */
+    String messageBody(String prefix) {
+        StringBuilder b = new StringBuilder(Math.max(messageSize, prefix.length())).append(prefix);
+        for (int i = b.length(); i < messageSize; i++) {
             b.append((char) ('a' + i % 26));
         }
         return b.toString();
-    }
-
-    private static String stripSlash(String url) {
-        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 }

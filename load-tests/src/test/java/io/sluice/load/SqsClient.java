@@ -6,19 +6,16 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
- * A minimal blocking AWS JSON 1.0 client for the simulations' set-up work (creating and filling queues),
- * which is not part of what Gatling measures.
+ * A minimal blocking SQS client (AWS JSON 1.0 through {@link SqsProtocol#JSON}) for the simulations' set-up work:
+ * creating, filling and deleting queues, which is not part of what Gatling measures.
  */
 final class SqsClient {
-    static final String CONTENT_TYPE = "application/x-amz-json-1.0";
-    private static final Pattern QUEUE_URL = Pattern.compile("\"QueueUrl\"\\s*:\\s*\"([^\"]+)\"");
-    private static final Pattern FAILED_ENTRY = Pattern.compile("\"Failed\"\\s*:\\s*\\[\\s*\\{");
-    private static final Pattern VISIBLE = Pattern.compile("\"ApproximateNumberOfMessages\"\\s*:\\s*\"?(\\d+)");
-
     private final HttpClient client;
     private final URI endpoint;
 
@@ -30,13 +27,13 @@ final class SqsClient {
         this.endpoint = URI.create(endpoint + "/");
     }
 
-    /** Sends one action and returns the response body; anything but 200 is an error. */
-    String call(String action, String jsonBody) {
+    /** Sends one action and returns the reply; anything but 200 is an error. */
+    Reply call(String action, Map<String, ?> members) {
         HttpRequest request = HttpRequest.newBuilder(endpoint)
                 .timeout(Duration.ofSeconds(30))
-                .header("X-Amz-Target", "AmazonSQS." + action)
-                .header("Content-Type", CONTENT_TYPE)
-                .POST(HttpRequest.BodyPublishers.ofString(jsonBody))
+                .header("X-Amz-Target", SqsProtocol.JSON.target(action))
+                .header("Content-Type", SqsProtocol.JSON.contentType())
+                .POST(HttpRequest.BodyPublishers.ofString(SqsProtocol.JSON.body(action, members)))
                 .build();
         HttpResponse<String> response;
         try {
@@ -50,41 +47,52 @@ final class SqsClient {
         if (response.statusCode() != 200) {
             throw new IllegalStateException(action + " answered " + response.statusCode() + ": " + response.body());
         }
-        return response.body();
+        return SqsProtocol.JSON.reply(response.body());
     }
 
     /** Creates (or finds) the queue and returns the URL the broker gave for it. */
-    String createQueue(String name) {
-        String body = call("CreateQueue", "{\"QueueName\":\"" + Json.escape(name) + "\"}");
-        Matcher m = QUEUE_URL.matcher(body);
-        if (!m.find()) {
-            throw new IllegalStateException("CreateQueue answered without a QueueUrl: " + body);
+    String createQueue(String name, Map<String, String> attributes) {
+        Map<String, Object> members = new LinkedHashMap<>();
+        members.put("QueueName", name);
+        if (!attributes.isEmpty()) {
+            members.put("Attributes", attributes);
         }
-        return m.group(1).replace("\\/", "/");
+        String url = call("CreateQueue", members).text("QueueUrl");
+        if (url == null) {
+            throw new IllegalStateException("CreateQueue answered without a QueueUrl");
+        }
+        return url;
     }
 
-    /** Sends one SendMessageBatch of {@code count} (1..10) copies of {@code messageBody}; fails on any failed entry. */
-    void sendBatch(String queueUrl, String messageBody, int count) {
-        StringBuilder b = new StringBuilder(64 + count * (messageBody.length() + 40));
-        b.append("{\"QueueUrl\":\"").append(Json.escape(queueUrl)).append("\",\"Entries\":[");
+    /** Sends one SendMessageBatch of {@code count} (1..10) copies of {@code body}; fails on any failed entry. */
+    void sendBatch(String queueUrl, String body, int count) {
+        Reply reply = call("SendMessageBatch", Map.of("QueueUrl", queueUrl, "Entries", batchEntries(body, count)));
+        if (reply.failed() > 0 || reply.successful() != count) {
+            throw new IllegalStateException("SendMessageBatch: " + reply.successful() + " of " + count
+                    + " entries stored, " + reply.failed() + " failed");
+        }
+    }
+
+    /** The entries of a SendMessageBatch: ids m0, m1, ... each with {@code body}. */
+    static List<Map<String, String>> batchEntries(String body, int count) {
+        List<Map<String, String>> entries = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            if (i > 0) {
-                b.append(',');
-            }
-            b.append("{\"Id\":\"m").append(i).append("\",\"MessageBody\":\"").append(Json.escape(messageBody)).append("\"}");
+            Map<String, String> entry = new LinkedHashMap<>();
+            entry.put("Id", "m" + i);
+            entry.put("MessageBody", body);
+            entries.add(entry);
         }
-        b.append("]}");
-        String response = call("SendMessageBatch", b.toString());
-        if (FAILED_ENTRY.matcher(response).find()) {
-            throw new IllegalStateException("SendMessageBatch had failed entries: " + response);
-        }
+        return entries;
     }
 
     /** ApproximateNumberOfMessages of the queue, or -1 if the answer did not carry it. */
     long visibleMessages(String queueUrl) {
-        String body = call("GetQueueAttributes", "{\"QueueUrl\":\"" + Json.escape(queueUrl)
-                + "\",\"AttributeNames\":[\"ApproximateNumberOfMessages\"]}");
-        Matcher m = VISIBLE.matcher(body);
-        return m.find() ? Long.parseLong(m.group(1)) : -1;
+        String n = call("GetQueueAttributes", Map.of("QueueUrl", queueUrl,
+                "AttributeNames", List.of("ApproximateNumberOfMessages"))).attributes().get("ApproximateNumberOfMessages");
+        return n == null ? -1 : Long.parseLong(n);
+    }
+
+    void deleteQueue(String queueUrl) {
+        call("DeleteQueue", Map.of("QueueUrl", queueUrl));
     }
 }

@@ -1,0 +1,191 @@
+package io.sluice.load;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What one run measured: the messages it moved and the time between its first request and its last completed one
+ * (so messages/s includes neither Gatling's start-up nor a pre-fill), failures, the server CPU over the run
+ * ({@link ServerCpu}: from the first user's start to the end of the run), and, for the e2e workload, the
+ * send-to-receive latency of every message (up to a bounded number of samples).
+ */
+final class RunStats {
+    private final ServerCpu cpu;
+    private final LongAdder messages = new LongAdder();
+    private final LongAdder sent = new LongAdder();
+    private final LongAdder received = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+    private final LongAdder duplicates = new LongAdder();
+    private final LongAdder orderViolations = new LongAdder();
+    private final LongAdder[] messagesByEndpoint;
+    private final LongAdder[] usersByEndpoint;
+    private final AtomicLong firstNanos = new AtomicLong();
+    private final AtomicLong lastNanos = new AtomicLong();
+    private volatile long cpuStartTicks = -1;
+    private final long[] latencies;
+    private final AtomicInteger latencyCount = new AtomicInteger();
+
+    RunStats(int endpoints, ServerCpu cpu, int maxLatencySamples) {
+        this.cpu = cpu;
+        messagesByEndpoint = new LongAdder[endpoints];
+        usersByEndpoint = new LongAdder[endpoints];
+        for (int i = 0; i < endpoints; i++) {
+            messagesByEndpoint[i] = new LongAdder();
+            usersByEndpoint[i] = new LongAdder();
+        }
+        latencies = new long[maxLatencySamples];
+    }
+
+    /** A virtual user pinned to endpoint {@code endpoint} starts; the first one starts the window and the CPU count. */
+    void started(int endpoint) {
+        if (firstNanos.get() == 0 && firstNanos.compareAndSet(0, System.nanoTime())) {
+            cpuStartTicks = cpu.ticks();
+        }
+        usersByEndpoint[endpoint].increment();
+    }
+
+    /** {@code count} messages completed (sent, or deleted) through {@code endpoint}. */
+    void completed(int endpoint, long count) {
+        if (count > 0) {
+            messages.add(count);
+            messagesByEndpoint[endpoint].add(count);
+        }
+        lastNanos.accumulateAndGet(System.nanoTime(), Math::max);
+    }
+
+    void sent(long n) {
+        sent.add(n);
+    }
+
+    void received(long n) {
+        received.add(n);
+    }
+
+    long sent() {
+        return sent.sum();
+    }
+
+    long received() {
+        return received.sum();
+    }
+
+    void failure(long n) {
+        if (n > 0) {
+            failures.add(n);
+        }
+    }
+
+    void duplicate() {
+        duplicates.increment();
+    }
+
+    void orderViolation() {
+        orderViolations.increment();
+    }
+
+    void latency(long nanos) {
+        int i = latencyCount.getAndIncrement();
+        if (i < latencies.length) {
+            latencies[i] = nanos;
+        }
+    }
+
+    long messages() {
+        return messages.sum();
+    }
+
+    double seconds() {
+        long first = firstNanos.get();
+        long last = lastNanos.get();
+        return first == 0 || last <= first ? 0 : (last - first) / 1e9;
+    }
+
+    private static String joined(LongAdder[] counts) {
+        StringJoiner j = new StringJoiner(",");
+        for (LongAdder c : counts) {
+            j.add(Long.toString(c.sum()));
+        }
+        return j.toString();
+    }
+
+    /**
+     * Prints the figures and, when {@code bench.out} is set, writes them there as a properties file. Call once, at
+     * the end of the run, before any clean-up that would add server CPU (deleting the queue).
+     */
+    void report(BenchSettings settings, Map<String, Object> extra) {
+        long cpuEnd = cpu.ticks();
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("workload", settings.workload().shortName());
+        p.put("protocol", settings.protocol().shortName());
+        p.put("endpoint", settings.endpointList());
+        p.put("endpoints", settings.endpoints().size());
+        p.put("users", settings.users());
+        p.put("messageSize", settings.messageSize());
+        long n = messages();
+        double secs = seconds();
+        p.put("messages", n);
+        p.put("seconds", String.format(Locale.ROOT, "%.3f", secs));
+        p.put("messagesPerSecond", String.format(Locale.ROOT, "%.1f", secs == 0 ? 0 : n / secs));
+        p.put("sent", sent());
+        p.put("received", received());
+        p.put("failures", failures.sum());
+        p.put("duplicates", duplicates.sum());
+        p.put("orderViolations", orderViolations.sum());
+        p.putAll(extra);
+        int count = Math.min(latencyCount.get(), latencies.length);
+        if (latencyCount.get() > 0) {
+            long[] sorted = Arrays.copyOf(latencies, count);
+            Arrays.sort(sorted);
+            p.put("latencyCount", latencyCount.get());
+            p.put("latencySamples", count);
+            p.put("latencyP50Ms", ms(percentile(sorted, 0.50)));
+            p.put("latencyP90Ms", ms(percentile(sorted, 0.90)));
+            p.put("latencyP99Ms", ms(percentile(sorted, 0.99)));
+            p.put("latencyP999Ms", ms(percentile(sorted, 0.999)));
+            p.put("latencyMaxMs", ms(sorted[count - 1]));
+        }
+        if (cpu.enabled() && cpuStartTicks >= 0 && cpuEnd >= 0) {
+            long ticks = cpuEnd - cpuStartTicks;
+            double cpuSeconds = ticks / (double) cpu.ticksPerSecond();
+            p.put("serverCpuTicks", ticks);
+            p.put("serverCpuSeconds", String.format(Locale.ROOT, "%.2f", cpuSeconds));
+            p.put("cpuMicrosPerMessage", n == 0 ? "" : String.format(Locale.ROOT, "%.1f", cpuSeconds * 1e6 / n));
+        }
+        p.put("usersByEndpoint", joined(usersByEndpoint));
+        p.put("messagesByEndpoint", joined(messagesByEndpoint));
+        StringBuilder text = new StringBuilder();
+        p.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+        System.out.print("---- SqsSimulation " + settings.workload().shortName() + " " + settings.protocol().shortName()
+                + " ----\n" + text);
+        if (settings.resultFile() != null && !settings.resultFile().isBlank()) {
+            try {
+                Path out = Path.of(settings.resultFile());
+                if (out.getParent() != null) {
+                    Files.createDirectories(out.getParent());
+                }
+                Files.writeString(out, text);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    private static long percentile(long[] sorted, double q) {
+        int i = (int) Math.ceil(q * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+    }
+
+    private static String ms(long nanos) {
+        return String.format(Locale.ROOT, "%.3f", nanos / 1e6);
+    }
+}

@@ -1,0 +1,65 @@
+package io.sluice.load;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The CPU time (user + system) of the broker processes, read from {@code /proc/<pid>/stat} (fields 14 and 15,
+ * utime and stime, in clock ticks of {@code 1/CLK_TCK} s). The script passes the PIDs of the brokers it started
+ * ({@code -Dbench.serverPids=123,456}) and {@code getconf CLK_TCK} ({@code -Dbench.clkTck}, default 100).
+ * Without PIDs it measures nothing ({@link #ticks()} is -1).
+ */
+final class ServerCpu {
+    private final List<Long> pids;
+    private final long ticksPerSecond;
+
+    private ServerCpu(List<Long> pids, long ticksPerSecond) {
+        this.pids = List.copyOf(pids);
+        this.ticksPerSecond = ticksPerSecond;
+    }
+
+    static ServerCpu fromSystemProperties() {
+        List<Long> pids = new ArrayList<>();
+        for (String part : System.getProperty("bench.serverPids", "").split(",")) {
+            if (!part.isBlank()) {
+                pids.add(Long.parseLong(part.trim()));
+            }
+        }
+        long tck = Long.getLong("bench.clkTck", 100L);
+        if (tck < 1) {
+            throw new IllegalArgumentException("bench.clkTck must be positive, got " + tck);
+        }
+        return new ServerCpu(pids, tck);
+    }
+
+    boolean enabled() {
+        return !pids.isEmpty();
+    }
+
+    long ticksPerSecond() {
+        return ticksPerSecond;
+    }
+
+    /** utime + stime of all the processes, in ticks; -1 without PIDs or when one cannot be read. */
+    long ticks() {
+        if (pids.isEmpty()) {
+            return -1;
+        }
+        long sum = 0;
+        for (long pid : pids) {
+            try {
+                String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+                // "pid (comm) state ppid ...": comm may hold spaces, so split after the last ')'.
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+                sum += Long.parseLong(f[11]) + Long.parseLong(f[12]); // fields 14 and 15; f[0] is field 3
+            } catch (IOException | RuntimeException e) {
+                System.err.println("ServerCpu: cannot read /proc/" + pid + "/stat: " + e);
+                return -1;
+            }
+        }
+        return sum;
+    }
+}
