@@ -18,9 +18,10 @@ final class Broker {
     final ReceiptHandle.Codec receipts;
     final QueueUrls urls;
     final LongPolls longPolls;
+    final MemoryGuard memory;
 
     Broker(BrokerConfig config, Clock clock, QueueRegistry registry, PartitionRouter router,
-           ReceiptHandle.Codec receipts, QueueUrls urls, LongPolls longPolls) {
+           ReceiptHandle.Codec receipts, QueueUrls urls, LongPolls longPolls, MemoryGuard memory) {
         this.config = config;
         this.clock = clock;
         this.registry = registry;
@@ -28,6 +29,7 @@ final class Broker {
         this.receipts = receipts;
         this.urls = urls;
         this.longPolls = longPolls;
+        this.memory = memory;
     }
 
     private final java.util.concurrent.atomic.AtomicReference<MessageMoveTasks> moveTasks =

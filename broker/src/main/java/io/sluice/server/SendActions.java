@@ -35,12 +35,14 @@ final class SendActions {
     private record Outgoing(MessageRecord record, long delayMillis, int size, String dedupKey) { }
 
     Future<JsonObject> sendMessage(Params params, RequestInfo info) {
+        broker.memory.checkRoom();
         QueueMeta meta = broker.queueOf(params);
         Outgoing out = validate(meta, params, info);
         return send(meta, out).map(outcome -> sentResult(out.record, outcome));
     }
 
     Future<JsonObject> sendMessageBatch(Params params, RequestInfo info) {
+        broker.memory.checkRoom();
         QueueMeta meta = broker.queueOf(params);
         List<Params> entries = params.objectList("Entries");
         BatchRules.checkIds(entries.stream().map(e -> e.optionalString("Id")).toList(),

@@ -138,7 +138,8 @@ public final class SluiceNode implements AutoCloseable {
 
         String baseUrl = config.publicBaseUrl(config.port());
         Broker broker = new Broker(config, clock, registry, router, new ReceiptHandle.Codec(sharedSecret(hz)),
-                new QueueUrls(baseUrl, config.accountId(), config.region()), longPolls);
+                new QueueUrls(baseUrl, config.accountId(), config.region()), longPolls,
+                MemoryGuard.watchingThisJvm());
         Health health = new Health(() -> !paused.getAsBoolean() && reconciler.ready());
         await(vertx.deployVerticle(() -> new SqsHttpVerticle(broker, health),
                         new DeploymentOptions().setInstances(eventLoops).setThreadingModel(ThreadingModel.EVENT_LOOP)),

@@ -60,6 +60,19 @@ public final class ClusterProcess {
 
     /** Starts the JVM and returns at once; {@link #awaitReady(Duration)} waits for GET /health 200. */
     public static ClusterProcess start(String name, Path clusterConfig, int hzPort, List<String> extraArgs) {
+        List<String> args = new ArrayList<>(List.of(
+                "--cluster-config", clusterConfig.toAbsolutePath().toString(),
+                "--hz-port", Integer.toString(hzPort)));
+        args.addAll(extraArgs);
+        return start(name, "256m", hzPort, args);
+    }
+
+    /** A node on the embedded default (a cluster of one) with the given maximum heap. */
+    public static ClusterProcess startStandalone(String name, String maxHeap) {
+        return start(name, maxHeap, 0, List.of());
+    }
+
+    private static ClusterProcess start(String name, String maxHeap, int hzPort, List<String> args) {
         if (!Files.isRegularFile(JAR)) {
             throw new IllegalStateException("no broker jar at " + JAR + " (run mvn package first, or pass -Dsluice.jar=...)");
         }
@@ -67,12 +80,10 @@ public final class ClusterProcess {
         Path log = LOG_DIR.resolve(name + ".log");
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
+                "-Xmx" + maxHeap,
                 "-jar", JAR.toString(),
-                "--port", Integer.toString(port),
-                "--cluster-config", clusterConfig.toAbsolutePath().toString(),
-                "--hz-port", Integer.toString(hzPort)));
-        cmd.addAll(extraArgs);
+                "--port", Integer.toString(port)));
+        cmd.addAll(args);
         try {
             Files.createDirectories(LOG_DIR);
             Files.writeString(log, "# " + String.join(" ", cmd) + System.lineSeparator(), StandardCharsets.UTF_8);
