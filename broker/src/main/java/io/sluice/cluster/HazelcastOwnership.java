@@ -3,6 +3,7 @@ package io.sluice.cluster;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.partition.Partition;
 import com.hazelcast.partition.PartitionService;
+import java.util.concurrent.ConcurrentHashMap;
 import io.sluice.partition.Ownership;
 
 /**
@@ -18,7 +19,7 @@ public final class HazelcastOwnership implements Ownership {
      * Hazelcast's partition objects are live views of the table, so each queue partition's is
      * looked up (which hashes the serialized key) once and asked for its current owner after.
      */
-    private final java.util.concurrent.ConcurrentHashMap<String, Partition> byKey = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Partition[]> byQueue = new ConcurrentHashMap<>();
 
     public HazelcastOwnership(PartitionService partitions) {
         this.partitions = partitions;
@@ -41,7 +42,20 @@ public final class HazelcastOwnership implements Ownership {
     }
 
     private Partition partitionOf(String queueName, int partition) {
-        return byKey.computeIfAbsent(MessageKeys.partitionKey(queueName, partition), partitions::getPartition);
+        if (partition < 0) {
+            return partitions.getPartition(MessageKeys.partitionKey(queueName, partition));
+        }
+        Partition[] known = byQueue.get(queueName);
+        if (known == null || partition >= known.length) {
+            known = byQueue.compute(queueName, (q, old) -> {
+                Partition[] grown = new Partition[Math.max(partition + 1, old == null ? 0 : old.length)];
+                for (int i = 0; i < grown.length; i++) {
+                    grown[i] = old != null && i < old.length ? old[i] : partitions.getPartition(MessageKeys.partitionKey(q, i));
+                }
+                return grown;
+            });
+        }
+        return known[partition];
     }
 
     public static String nodeId(Member member) {

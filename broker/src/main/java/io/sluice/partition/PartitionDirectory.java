@@ -33,6 +33,7 @@ public final class PartitionDirectory implements PartitionRouter {
     private volatile boolean serving = true;
     /** Running partitions and partitions being loaded, by "queue#index". */
     private final ConcurrentHashMap<String, Future<PartitionHost>> hosts = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, String[]> keys = new ConcurrentHashMap<>();
 
     public PartitionDirectory(PartitionLoops loops, CommitPort port, Clock clock, QueueRegistry registry,
                               VisibilityListener listener, Ownership ownership) {
@@ -48,6 +49,21 @@ public final class PartitionDirectory implements PartitionRouter {
         return queueName + "#" + partition;
     }
 
+    /** {@link #key}, made once per queue partition: requests look partitions up without building strings. */
+    private String keyOf(String queueName, int partition) {
+        String[] known = keys.get(queueName);
+        if (known == null || partition >= known.length) {
+            known = keys.compute(queueName, (q, old) -> {
+                String[] grown = new String[Math.max(partition + 1, old == null ? 0 : old.length)];
+                for (int i = 0; i < grown.length; i++) {
+                    grown[i] = key(q, i);
+                }
+                return grown;
+            });
+        }
+        return known[partition];
+    }
+
     /** Runs a request on a partition this node owns, starting the partition first if needed. */
     @Override
     public <R> Future<R> execute(String queueName, int partition, PartitionRequest<R> request) {
@@ -58,7 +74,7 @@ public final class PartitionDirectory implements PartitionRouter {
         if (!serving || !ownership.ownsLocally(queueName, partition)) {
             return Future.failedFuture(new PartitionMoved(queueName, partition));
         }
-        Future<PartitionHost> host = hosts.get(key(queueName, partition));
+        Future<PartitionHost> host = hosts.get(keyOf(queueName, partition));
         if (host == null) {
             host = start(meta, partition);
         }
@@ -77,7 +93,7 @@ public final class PartitionDirectory implements PartitionRouter {
         int owned = -1;
         for (int n = 0; n < partitions; n++) {
             int i = (start + n) % partitions;
-            Future<PartitionHost> f = hosts.get(key(queueName, i));
+            Future<PartitionHost> f = hosts.get(keyOf(queueName, i));
             if (f != null && f.succeeded()) {
                 if (f.result().loop().nettyEventLoop().inEventLoop()) {
                     return i;
@@ -169,7 +185,7 @@ public final class PartitionDirectory implements PartitionRouter {
     }
 
     public boolean isStarted(String queueName, int partition) {
-        return hosts.containsKey(key(queueName, partition));
+        return hosts.containsKey(keyOf(queueName, partition));
     }
 
     /** Counts of the partitions running here, by queue. */
@@ -192,7 +208,7 @@ public final class PartitionDirectory implements PartitionRouter {
         }
         PartitionStats[] out = new PartitionStats[meta.partitions()];
         for (int i = 0; i < out.length; i++) {
-            Future<PartitionHost> f = hosts.get(key(queueName, i));
+            Future<PartitionHost> f = hosts.get(keyOf(queueName, i));
             out[i] = f != null && f.succeeded() ? f.result().stats() : PartitionStats.EMPTY;
         }
         return out;

@@ -16,6 +16,7 @@ import java.util.Map;
  * creating, filling and deleting queues, which is not part of what Gatling measures.
  */
 final class SqsClient {
+    private static final int MAX_ATTEMPTS = 3;
     private final HttpClient client;
     private final URI endpoint;
 
@@ -35,14 +36,20 @@ final class SqsClient {
                 .header("Content-Type", SqsProtocol.JSON.contentType())
                 .POST(HttpRequest.BodyPublishers.ofString(SqsProtocol.JSON.body(action, members)))
                 .build();
-        HttpResponse<String> response;
-        try {
-            response = client.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new IllegalStateException(action + " to " + endpoint + " failed: " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(action + " interrupted", e);
+        HttpResponse<String> response = null;
+        // Set-up calls (create, fill, delete), not measured: a connection that broke is retried on a new one.
+        for (int attempt = 1; response == null; attempt++) {
+            try {
+                response = client.send(request, HttpResponse.BodyHandlers.ofString());
+            } catch (IOException e) {
+                if (attempt == MAX_ATTEMPTS) {
+                    throw new IllegalStateException(action + " to " + endpoint + " failed: " + e, e);
+                }
+                System.err.println("SqsClient: " + action + " to " + endpoint + " failed (" + e + "), retrying");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(action + " interrupted", e);
+            }
         }
         if (response.statusCode() != 200) {
             throw new IllegalStateException(action + " answered " + response.statusCode() + ": " + response.body());
