@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.config.BrokerConfig;
+import io.sluice.it.StartedThreads;
 import io.sluice.server.SluiceNode;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -117,13 +116,7 @@ class TwoNodeClusterTest {
                 }
             }
         };
-        traffic.run();
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        long before = threads.getTotalStartedThreadCount();
-        for (int round = 0; round < 4; round++) {
-            traffic.run();
-        }
-        long started = threads.getTotalStartedThreadCount() - before;
+        long started = StartedThreads.during(traffic, traffic, 4);
         assertTrue(started < 10, started + " threads started during 2000 sends");
     }
 

@@ -24,6 +24,9 @@ import java.util.Map;
 
 import static io.sluice.it.FifoSupport.createFifoQueue;
 import static io.sluice.it.RawHttp.child;
+import static io.sluice.it.RawHttp.queryError;
+import static io.sluice.it.RawHttp.queryErrorMessage;
+import static io.sluice.it.RawHttp.queryOk;
 import static io.sluice.it.RawHttp.children;
 import static io.sluice.it.RawHttp.root;
 import static io.sluice.it.RawHttp.text;
@@ -60,18 +63,6 @@ class ClientQuirksTest {
 
     private static SqsClient sqs() {
         return broker.sqs();
-    }
-
-    private static Element queryOk(HttpResponse<String> r, String action) {
-        assertEquals(200, r.statusCode(), () -> action + " failed: " + r.body());
-        return root(xml(r), action + "Response");
-    }
-
-    private static String queryError(HttpResponse<String> r, int status, String code) {
-        assertEquals(status, r.statusCode(), () -> "HTTP status; body: " + r.body());
-        Element err = child(root(xml(r), "ErrorResponse"), "Error");
-        assertEquals(code, text(err, "Code"), () -> "Error/Code; body: " + r.body());
-        return text(err, "Message");
     }
 
     /** The body as botocore writes it: an empty list as its bare name with an empty value. */
@@ -242,7 +233,7 @@ class ClientQuirksTest {
         String tooLong = twoByte.repeat(512 * 1024 + 1); // 1 MiB + 2 bytes
         String maximal = twoByte.repeat(512 * 1024);     // exactly 1 MiB
 
-        String message = queryError(http.query("Action", "SendMessage", "QueueUrl", url, "MessageBody", tooLong),
+        String message = queryErrorMessage(http.query("Action", "SendMessage", "QueueUrl", url, "MessageBody", tooLong),
                 400, INVALID_PARAMETER_VALUE);
         assertTrue(message.contains("Message must be shorter than 1048576 bytes"), message);
         assertSqsError(SqsException.class, INVALID_PARAMETER_VALUE, 400,

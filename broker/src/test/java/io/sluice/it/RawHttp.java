@@ -256,4 +256,23 @@ public final class RawHttp {
         }
         return names.stream().collect(Collectors.joining(","));
     }
+
+    /** The root element of a Query action's successful XML answer, after checking it is a 200. */
+    public static Element queryOk(HttpResponse<String> r, String action) {
+        assertEquals(200, r.statusCode(), () -> action + " failed: " + r.body());
+        return root(xml(r), action + "Response");
+    }
+
+    /** The Error element of a Query error answer, after checking its status and code. */
+    public static Element queryError(HttpResponse<String> r, int status, String code) {
+        assertEquals(status, r.statusCode(), () -> "HTTP status; body: " + r.body());
+        Element err = child(root(xml(r), "ErrorResponse"), "Error");
+        assertEquals(code, text(err, "Code"), () -> "Error/Code; body: " + r.body());
+        return err;
+    }
+
+    /** The message of a Query error answer, after checking its status and code. */
+    public static String queryErrorMessage(HttpResponse<String> r, int status, String code) {
+        return text(queryError(r, status, code), "Message");
+    }
 }

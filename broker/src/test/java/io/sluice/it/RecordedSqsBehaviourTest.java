@@ -29,6 +29,8 @@ import static io.sluice.it.FifoSupport.bodies;
 import static io.sluice.it.FifoSupport.createFifoQueue;
 import static io.sluice.it.RawHttp.child;
 import static io.sluice.it.RawHttp.children;
+import static io.sluice.it.RawHttp.queryError;
+import static io.sluice.it.RawHttp.queryOk;
 import static io.sluice.it.RawHttp.root;
 import static io.sluice.it.RawHttp.text;
 import static io.sluice.it.RawHttp.xml;
@@ -63,18 +65,6 @@ class RecordedSqsBehaviourTest {
 
     private static SqsClient sqs() {
         return broker.sqs();
-    }
-
-    private static Element queryOk(HttpResponse<String> r, String action) {
-        assertEquals(200, r.statusCode(), () -> action + " failed: " + r.body());
-        return root(xml(r), action + "Response");
-    }
-
-    private static Element queryError(HttpResponse<String> r, int status, String code) {
-        assertEquals(status, r.statusCode(), () -> "HTTP status; body: " + r.body());
-        Element err = child(root(xml(r), "ErrorResponse"), "Error");
-        assertEquals(code, text(err, "Code"), () -> "Error/Code; body: " + r.body());
-        return err;
     }
 
     /** A JSON error: status, the Query code in x-amzn-query-error, and the body's __type and message. */

@@ -2,8 +2,6 @@ package io.sluice.it;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -31,13 +29,7 @@ class ThreadCountTest {
                 }
             }
         };
-        traffic.run();
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        long before = threads.getTotalStartedThreadCount();
-        for (int round = 0; round < 4; round++) {
-            traffic.run();
-        }
-        long started = threads.getTotalStartedThreadCount() - before;
+        long started = StartedThreads.during(traffic, traffic, 4);
         assertTrue(started < 10, started + " threads started during 2000 sends");
     }
 }
