@@ -56,11 +56,6 @@ public final class ClusterRouter implements PartitionRouter {
     }
 
     @Override
-    public int nearestPartition(String queueName, int partitions) {
-        return local.nearestPartition(queueName, partitions);
-    }
-
-    @Override
     public PartitionStats[] stats(String queueName) {
         return stats.stats(queueName);
     }

@@ -1,47 +1,44 @@
 package io.sluice.cluster;
 
-import com.hazelcast.spi.impl.operationservice.OperationService;
-import io.sluice.cluster.store.CommitOperation;
-import io.sluice.cluster.store.LoadOperation;
-import io.sluice.cluster.store.PartitionDelta;
-import io.sluice.cluster.store.PartitionStore;
-import io.sluice.cluster.store.StoredPartition;
-import io.sluice.partition.PartitionMoved;
+import com.hazelcast.map.IMap;
+import com.hazelcast.query.Predicates;
 import io.sluice.queue.CommitPort;
+import io.sluice.queue.DedupEntry;
 import io.sluice.queue.PartitionChange;
 import io.sluice.queue.PartitionSnapshot;
+import io.sluice.queue.StoredAttempt;
+import io.sluice.queue.StoredMessage;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.UUID;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.function.Supplier;
 
 /**
- * Partition state in the {@link PartitionStore} service, with synchronous backups. One loop
- * turn's changes of a queue partition travel as one {@link CommitOperation} to the Hazelcast
- * partition that holds it, whose primary is this node: no network hop for the primary, one
- * for each backup. Hazelcast completes it only after the backups acknowledged (and with
- * fail-on-indeterminate-state, a write whose backups did not answer fails).
- *
- * <p>The stages this port returns complete on the Hazelcast thread that received the answer:
- * callers hop to their own thread themselves. No callback here runs on Hazelcast's default
- * executor, which on a 2-core machine starts a thread per callback.
+ * Partition state in a Hazelcast map with synchronous backups. One loop turn's changes become
+ * one {@code submitToKeys} carrying all of them (one write per change manages only a few
+ * thousand a second; batched, tens of thousands), applied by {@link CommitEntries} only while
+ * this node is still the partition's primary. Hazelcast completes it only after the backups
+ * acknowledged, and with fail-on-indeterminate-state a write whose backups did not answer fails.
  */
 public final class HazelcastCommitPort implements CommitPort {
     private static final CompletionStage<Void> DONE = CompletableFuture.completedFuture(null);
-    /** Runs a callback on the thread that completed the invocation: the callbacks here only complete a future. */
     private static final Executor DIRECT = Runnable::run;
 
-    private final OperationService operations;
-    private final HazelcastOwnership ownership;
-    private final Supplier<UUID> localMember;
+    private final IMap<String, byte[]> map;
+    private final java.util.function.Supplier<java.util.UUID> localMember;
+    /** Where the loading query runs: Hazelcast has no asynchronous query, and event loops must not block. */
+    private final Executor blocking;
 
     /** @param localMember this member's current identity (it changes when a split brain heals) */
-    public HazelcastCommitPort(OperationService operations, HazelcastOwnership ownership, Supplier<UUID> localMember) {
-        this.operations = operations;
-        this.ownership = ownership;
+    public HazelcastCommitPort(IMap<String, byte[]> map, java.util.function.Supplier<java.util.UUID> localMember,
+                               Executor blocking) {
+        this.map = map;
         this.localMember = localMember;
+        this.blocking = blocking;
     }
 
     @Override
@@ -49,16 +46,29 @@ public final class HazelcastCommitPort implements CommitPort {
         if (changes.isEmpty()) {
             return DONE;
         }
-        PartitionDelta delta = new PartitionDelta(MessageKeys.partitionKey(queueName, partition), changes);
+        String pk = MessageKeys.partitionKey(queueName, partition);
+        // Last change per key wins, so a message stored and deleted in one turn is only deleted.
+        Map<String, byte[]> latest = new LinkedHashMap<>();
+        for (PartitionChange c : changes) {
+            switch (c.kind()) {
+                case UPSERT -> latest.put(MessageKeys.key(MessageKeys.MESSAGE, c.key(), pk),
+                        WireCodec.encodeMessage(c.record().snapshot()));
+                case REMOVE -> latest.put(MessageKeys.key(MessageKeys.MESSAGE, c.key(), pk), null);
+                case DEDUP -> latest.put(MessageKeys.key(MessageKeys.DEDUP, c.key(), pk),
+                        c.value() == null ? null : WireCodec.encodeDedup((DedupEntry) c.value()));
+                case ATTEMPT -> latest.put(MessageKeys.key(MessageKeys.ATTEMPT, c.key(), pk),
+                        c.value() == null ? null : WireCodec.encodeAttempt((StoredAttempt) c.value()));
+            }
+        }
+        // The callback only completes a JDK future, on the thread that completed Hazelcast's: given no
+        // executor, Hazelcast would run it on the common pool, which on 2 cores means a new thread each.
         CompletableFuture<Void> done = new CompletableFuture<>();
-        operations.<Boolean>invokeOnPartition(PartitionStore.SERVICE_NAME, new CommitOperation(localMember.get(), delta),
-                        ownership.partitionId(queueName, partition))
-                .whenCompleteAsync((accepted, err) -> {
+        map.submitToKeys(latest.keySet(), new CommitEntries(localMember.get(), latest, false))
+                .whenCompleteAsync((results, err) -> {
                     if (err != null) {
                         done.completeExceptionally(err);
-                    } else if (!Boolean.TRUE.equals(accepted)) {
-                        done.completeExceptionally(new IllegalStateException(
-                                delta.partitionKey() + " changed owner before the commit reached it"));
+                    } else if (results.containsValue(Boolean.FALSE)) {
+                        done.completeExceptionally(new IllegalStateException(pk + " changed owner before the commit reached it"));
                     } else {
                         done.complete(null);
                     }
@@ -68,19 +78,26 @@ public final class HazelcastCommitPort implements CommitPort {
 
     @Override
     public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
-        CompletableFuture<PartitionSnapshot> loaded = new CompletableFuture<>();
-        operations.<StoredPartition>invokeOnPartition(PartitionStore.SERVICE_NAME,
-                        new LoadOperation(localMember.get(), MessageKeys.partitionKey(queueName, partition)),
-                        ownership.partitionId(queueName, partition))
-                .whenCompleteAsync((state, err) -> {
-                    if (err != null) {
-                        loaded.completeExceptionally(err);
-                    } else if (state == null) {
-                        loaded.completeExceptionally(new PartitionMoved(queueName, partition));
-                    } else {
-                        loaded.complete(state.toSnapshot());
-                    }
-                }, DIRECT);
-        return loaded;
+        String pk = MessageKeys.partitionKey(queueName, partition);
+        return CompletableFuture.supplyAsync(() -> {
+            List<StoredMessage> messages = new ArrayList<>();
+            Map<String, DedupEntry> dedup = new HashMap<>();
+            Map<String, StoredAttempt> attempts = new HashMap<>();
+            // One query on the Hazelcast partition that holds this queue partition; other queue
+            // partitions hashed to the same one are filtered out by key.
+            for (Map.Entry<String, byte[]> e : map.entrySet(Predicates.partitionPredicate(pk, Predicates.alwaysTrue()))) {
+                String key = e.getKey();
+                if (!MessageKeys.partitionKeyOf(key).equals(pk)) {
+                    continue;
+                }
+                switch (MessageKeys.kindOf(key)) {
+                    case MessageKeys.MESSAGE -> messages.add(WireCodec.decodeMessage(e.getValue()));
+                    case MessageKeys.DEDUP -> dedup.put(MessageKeys.idOf(key), WireCodec.decodeDedup(e.getValue()));
+                    case MessageKeys.ATTEMPT -> attempts.put(MessageKeys.idOf(key), WireCodec.decodeAttempt(e.getValue()));
+                    default -> { }
+                }
+            }
+            return new PartitionSnapshot(messages, dedup, attempts);
+        }, blocking);
     }
 }

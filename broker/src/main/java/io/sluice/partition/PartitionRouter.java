@@ -11,13 +11,6 @@ public interface PartitionRouter {
     /** Runs the request on the partition's owner; completes on the caller's context. */
     <R> Future<R> execute(String queueName, int partition, PartitionRequest<R> request);
 
-    /**
-     * A partition for a message that may go to any of the queue's partitions (a standard
-     * queue's): one that runs on the calling thread if there is one, else one this node owns,
-     * else any. Serving it where the request already is saves the hops to another thread or node.
-     */
-    int nearestPartition(String queueName, int partitions);
-
     /** Last published counts of each partition of the queue; empty when the queue is unknown. */
     PartitionStats[] stats(String queueName);
 }

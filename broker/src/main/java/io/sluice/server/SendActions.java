@@ -16,6 +16,7 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.Map;
 
 /**
@@ -126,8 +127,8 @@ final class SendActions {
 
     private Future<SendOutcome> send(QueueMeta meta, Outgoing out) {
         if (!meta.fifo()) {
-            // Any partition will do: the nearest one (random among equals) saves hops and spreads load.
-            int partition = broker.router.nearestPartition(meta.name(), meta.partitions());
+            // Any partition will do; random spreads load without shared state.
+            int partition = ThreadLocalRandom.current().nextInt(meta.partitions());
             return broker.router.execute(meta.name(), partition, new PartitionRequest.Send(out.record, out.delayMillis));
         }
         int group = FifoRules.partitionOf(out.record.messageGroupId(), meta.partitions());

@@ -3,7 +3,6 @@ package io.sluice.server;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
-import io.sluice.cluster.store.PartitionStore;
 import io.sluice.partition.Ownership;
 import io.sluice.queue.CommitPort;
 import java.util.function.BooleanSupplier;
@@ -67,8 +66,7 @@ public final class SluiceNode implements AutoCloseable {
     public static SluiceNode start(BrokerConfig requested) {
         BrokerConfig config = requested.port() == 0 ? requested.withPort(freePort(requested.host())) : requested;
         int eventLoops = Math.max(2, 2 * Runtime.getRuntime().availableProcessors());
-        PartitionStore store = new PartitionStore(config.cluster().backupCount(), HazelcastSetup.SPLIT_BRAIN_PROTECTION);
-        Config hazelcast = HazelcastSetup.config(config.cluster(), store);
+        Config hazelcast = HazelcastSetup.config(config.cluster());
         HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
         VertxOptions options = new VertxOptions().setEventLoopPoolSize(eventLoops);
         options.getEventBusOptions().setHost(config.cluster().host()).setPort(0)
@@ -81,7 +79,7 @@ public final class SluiceNode implements AutoCloseable {
             return t;
         });
         try {
-            return wire(config, vertx, manager, store, blocking, eventLoops);
+            return wire(config, vertx, manager, blocking, eventLoops);
         } catch (RuntimeException e) {
             blocking.shutdownNow();
             vertx.close();
@@ -90,7 +88,7 @@ public final class SluiceNode implements AutoCloseable {
     }
 
     private static SluiceNode wire(BrokerConfig config, Vertx vertx, HazelcastClusterManager manager,
-                                   PartitionStore store, ExecutorService blocking, int eventLoops) {
+                                   ExecutorService blocking, int eventLoops) {
         HazelcastInstance hz = manager.getHazelcastInstance();
         String nodeId = manager.getNodeId();
         Clock clock = Clock.SYSTEM;
@@ -123,7 +121,8 @@ public final class SluiceNode implements AutoCloseable {
             owned = guarded;
             paused = guarded::suspect;
             directory = new PartitionDirectory(loops,
-                    new HazelcastCommitPort(store.operations(), ownership, () -> hz.getCluster().getLocalMember().getUuid()),
+                    new HazelcastCommitPort(hz.getMap(HazelcastSetup.MESSAGES_MAP),
+                            () -> hz.getCluster().getLocalMember().getUuid(), blocking),
                     clock, registry, wakes, owned);
             guarded.start(vertx, hz, directory);
         }

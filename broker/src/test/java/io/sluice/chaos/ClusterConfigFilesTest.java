@@ -22,6 +22,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ClusterConfigFilesTest {
 
     private static final Path DIR = Path.of("../cluster-config");
+    /** The map the node keeps message records in (io.sluice.cluster.HazelcastSetup.MESSAGES_MAP). */
+    private static final String MESSAGES_MAP = "sluice.messages";
 
     private static Config load(String file) throws Exception {
         return new FileSystemYamlConfig(DIR.resolve(file).toFile());
@@ -31,8 +33,9 @@ class ClusterConfigFilesTest {
     @ValueSource(strings = {"local.yaml", "tcp-ip.yaml", "kubernetes.yaml"})
     void sharedSettings(String file) throws Exception {
         Config c = load(file);
+        MapConfig messages = c.getMapConfig(MESSAGES_MAP);
+        MapConfig perQueue = c.getMapConfig(MESSAGES_MAP + ".orders#3");
         MapConfig queues = c.getMapConfig("sluice.queues");
-        // The partition store's writes require this protection (io.sluice.cluster.HazelcastSetup.SPLIT_BRAIN_PROTECTION).
         SplitBrainProtectionConfig majority = c.getSplitBrainProtectionConfig("sluice-majority");
         JoinConfig join = c.getNetworkConfig().getJoin();
         assertAll(
@@ -48,6 +51,12 @@ class ClusterConfigFilesTest {
                 () -> assertFalse(join.getMulticastConfig().isEnabled(), "multicast off"),
                 () -> assertFalse(join.getAutoDetectionConfig().isEnabled(), "auto-detection off"),
                 () -> assertEquals(5701, c.getNetworkConfig().getPort()),
+                // the message map, matched by Hazelcast's own wildcard rules
+                () -> assertEquals(1, messages.getBackupCount()),
+                () -> assertEquals(0, messages.getAsyncBackupCount()),
+                () -> assertEquals("sluice-majority", messages.getSplitBrainProtectionName()),
+                () -> assertEquals("com.hazelcast.spi.merge.DiscardMergePolicy", messages.getMergePolicyConfig().getPolicy()),
+                () -> assertEquals("sluice-majority", perQueue.getSplitBrainProtectionName()),
                 () -> assertEquals(1, queues.getBackupCount()),
                 () -> assertNull(queues.getSplitBrainProtectionName()),
                 () -> assertEquals("com.hazelcast.spi.merge.PutIfAbsentMergePolicy", queues.getMergePolicyConfig().getPolicy()),
