@@ -269,16 +269,19 @@ public class SqsSimulation extends Simulation {
         return exec(request(p, "SendMessageBatch", "SendMessageBatch",
                 session -> p.body("SendMessageBatch", Map.of("QueueUrl", queue.get(),
                         "Entries", SqsClient.batchEntries(plainBody, 10)))))
-                .exec(session -> {
-                    Reply r = reply(session, p);
-                    if (r != null) {
-                        stats.completed(session.getInt(ENDPOINT_KEY), r.successful());
-                        stats.failure(r.failed());
-                    } else {
-                        stats.failure(10);
-                    }
-                    return done(session);
-                });
+                .exec(session -> countBatch(session, p, 10));
+    }
+
+    /** Counts a batch reply's successful and failed entries; a request that got no reply counts {@code lost} failures. */
+    private Session countBatch(Session session, SqsProtocol p, int lost) {
+        Reply r = reply(session, p);
+        if (r != null) {
+            stats.completed(session.getInt(ENDPOINT_KEY), r.successful());
+            stats.failure(r.failed());
+        } else {
+            stats.failure(lost);
+        }
+        return done(session);
     }
 
     /** SendMessage to a FIFO queue: group {@code g<group>}, the next sequence number; the sequence advances on success. */
@@ -355,16 +358,7 @@ public class SqsSimulation extends Simulation {
                 })
                 .exec(doIf(session -> !session.getString(DELETE_KEY).isEmpty()).then(
                         exec(request(p, "DeleteMessageBatch", "DeleteMessageBatch", session -> session.getString(DELETE_KEY)))
-                                .exec(session -> {
-                                    Reply r = reply(session, p);
-                                    if (r != null) {
-                                        stats.completed(session.getInt(ENDPOINT_KEY), r.successful());
-                                        stats.failure(r.failed());
-                                    } else {
-                                        stats.failure(1);
-                                    }
-                                    return done(session);
-                                })));
+                                .exec(session -> countBatch(session, p, 1))));
     }
 
     /**
