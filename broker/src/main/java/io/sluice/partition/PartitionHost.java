@@ -9,9 +9,6 @@ import io.vertx.core.Promise;
 import io.vertx.core.internal.ContextInternal;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import io.sluice.queue.ErrorCode;
 import io.sluice.queue.SqsException;
@@ -121,7 +118,7 @@ public final class PartitionHost {
     private void whenCommitted(Consumer<Throwable> reply) {
         if (!port.replicates()) {
             // Nothing to write anywhere: the change is done once applied.
-            state.drainChanges();
+            state.discardChanges();
             reply.accept(null);
             return;
         }
@@ -143,13 +140,7 @@ public final class PartitionHost {
         List<Consumer<Throwable>> replies = awaitingCommit;
         awaitingCommit = new ArrayList<>();
         committing = true;
-        CompletableFuture<Void> commit = port.commit(queueName, index, changes).toCompletableFuture();
-        if (commit.isDone()) {
-            // Nothing to wait for (a standalone node's commits end in memory): answer in this turn.
-            committed(replies, commit.isCompletedExceptionally() ? failureOf(commit) : null);
-        } else {
-            commit.whenComplete((ok, err) -> loop.runOnContext(v -> committed(replies, err)));
-        }
+        port.commit(queueName, index, changes).whenComplete((ok, err) -> loop.runOnContext(v -> committed(replies, err)));
     }
 
     private void committed(List<Consumer<Throwable>> replies, Throwable commitError) {
@@ -174,17 +165,6 @@ public final class PartitionHost {
         if (!awaitingCommit.isEmpty() || state.hasChanges()) {
             flushQueued = true;
             flush();
-        }
-    }
-
-    private static Throwable failureOf(CompletableFuture<Void> failed) {
-        try {
-            failed.join();
-            return null;
-        } catch (CompletionException e) {
-            return e.getCause();
-        } catch (CancellationException e) {
-            return e;
         }
     }
 }

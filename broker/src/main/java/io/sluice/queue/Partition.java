@@ -363,6 +363,11 @@ public final class Partition {
 
     public boolean hasChanges() { return !changes.isEmpty(); }
 
+    /** Forgets the changes since the last drain: for an owner with nowhere to write them. */
+    public void discardChanges() {
+        changes.clear();
+    }
+
     /** When the next deadline falls, or {@link Long#MAX_VALUE}; lets the tick skip idle partitions. */
     public long nextDeadline() {
         Deadline d = deadlines.peek();
