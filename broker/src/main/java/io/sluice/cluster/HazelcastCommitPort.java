@@ -9,10 +9,12 @@ import io.sluice.queue.PartitionSnapshot;
 import io.sluice.queue.StoredAttempt;
 import io.sluice.queue.StoredMessage;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -27,6 +29,7 @@ import java.util.concurrent.Executor;
 public final class HazelcastCommitPort implements CommitPort {
     private static final CompletionStage<Void> DONE = CompletableFuture.completedFuture(null);
     private static final Executor DIRECT = Runnable::run;
+    private static final byte[] MARKER_VALUE = new byte[0];
 
     private final IMap<String, byte[]> map;
     private final java.util.function.Supplier<java.util.UUID> localMember;
@@ -60,17 +63,36 @@ public final class HazelcastCommitPort implements CommitPort {
                         c.value() == null ? null : WireCodec.encodeAttempt((StoredAttempt) c.value()));
             }
         }
-        // The callback only completes a JDK future, on the thread that completed Hazelcast's: given no
-        // executor, Hazelcast would run it on the common pool, which on 2 cores means a new thread each.
+        // submitToKeys answers once the primary replica applied the changes, without waiting for
+        // the synchronous backups (Hazelcast documents this for every multi-partition invocation;
+        // a member killed right after would take acknowledged changes with it). So a commit ends
+        // with one single-key write on the same Hazelcast partition, fenced the same way: it is
+        // answered only after its backups acknowledged, and the backup replica applies a
+        // partition's backups in order, so by then it holds the changes before it too.
+        // The callbacks only complete JDK futures, on the thread that completed Hazelcast's: given
+        // no executor, Hazelcast would run them on the common pool, which on 2 cores means a new
+        // thread each.
+        UUID committer = localMember.get();
+        String marker = MessageKeys.key(MessageKeys.COMMIT_MARKER, "", pk);
         CompletableFuture<Void> done = new CompletableFuture<>();
-        map.submitToKeys(latest.keySet(), new CommitEntries(localMember.get(), latest, false))
+        map.submitToKeys(latest.keySet(), new CommitEntries(committer, latest, false))
                 .whenCompleteAsync((results, err) -> {
                     if (err != null) {
                         done.completeExceptionally(err);
                     } else if (results.containsValue(Boolean.FALSE)) {
                         done.completeExceptionally(new IllegalStateException(pk + " changed owner before the commit reached it"));
                     } else {
-                        done.complete(null);
+                        map.submitToKey(marker, new CommitEntries(committer, Collections.singletonMap(marker, MARKER_VALUE), false))
+                                .whenCompleteAsync((applied, markerErr) -> {
+                                    if (markerErr != null) {
+                                        done.completeExceptionally(markerErr);
+                                    } else if (!Boolean.TRUE.equals(applied)) {
+                                        done.completeExceptionally(new IllegalStateException(
+                                                pk + " changed owner before the commit's backups were confirmed"));
+                                    } else {
+                                        done.complete(null);
+                                    }
+                                }, DIRECT);
                     }
                 }, DIRECT);
         return done;

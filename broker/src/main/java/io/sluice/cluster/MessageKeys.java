@@ -4,12 +4,14 @@ package io.sluice.cluster;
  * Keys of the message map. Everything of one queue partition shares the partition key after
  * the '@' ("queue#index"), so Hazelcast keeps it in one of its partitions, owned by one member:
  * the queue partition's owner. The kind prefix tells records apart: m (message), d
- * (deduplication record), a (receive attempt).
+ * (deduplication record), a (receive attempt), c (the partition's commit marker, which every
+ * commit writes last; it holds nothing a partition is rebuilt from).
  */
 final class MessageKeys {
     static final char MESSAGE = 'm';
     static final char DEDUP = 'd';
     static final char ATTEMPT = 'a';
+    static final char COMMIT_MARKER = 'c';
 
     private MessageKeys() { }
 

@@ -85,7 +85,13 @@ public final class PartitionDirectory implements PartitionRouter {
         if (!serving || !ownership.ownsLocally(queueName, partition)) {
             return Future.failedFuture(new PartitionMoved(queueName, partition));
         }
-        Future<PartitionHost> host = hosts.get(keyOf(queueName, partition));
+        String key = keyOf(queueName, partition);
+        Future<PartitionHost> host = hosts.get(key);
+        if (host != null && host.succeeded() && host.result().isClosed() && hosts.remove(key, host)) {
+            // It stopped serving (lost for a moment, or its storage refused a commit): rebuilt from storage.
+            detach(host);
+            host = null;
+        }
         if (host == null) {
             host = start(meta, partition);
         }
@@ -163,12 +169,13 @@ public final class PartitionDirectory implements PartitionRouter {
         });
     }
 
-    /** Drops the partitions this node no longer owns; they are rebuilt by their new owner. */
+    /** Drops the partitions this node no longer owns (or that stopped serving); they are rebuilt by their owner. */
     public List<String> dropMoved() {
         List<String> dropped = new ArrayList<>();
         for (Map.Entry<String, Future<PartitionHost>> e : hosts.entrySet()) {
             Future<PartitionHost> f = e.getValue();
-            if (f.succeeded() && !ownership.ownsLocally(f.result().queueName(), f.result().index())) {
+            if (f.succeeded() && (f.result().isClosed()
+                    || !ownership.ownsLocally(f.result().queueName(), f.result().index()))) {
                 if (hosts.remove(e.getKey(), f)) {
                     detach(f);
                     dropped.add(e.getKey());

@@ -36,7 +36,8 @@ public final class PartitionHost {
     private boolean flushQueued;
     private boolean committing;
     private volatile PartitionStats stats = PartitionStats.EMPTY;
-    private boolean closed;
+    /** Set on the loop; read by the directory to drop a host that stopped serving. */
+    private volatile boolean closed;
     /** Told when storage refused a commit: memory and storage may differ, so the partition is rebuilt. */
     private volatile Runnable onBroken = () -> { };
 
@@ -87,6 +88,13 @@ public final class PartitionHost {
         if (closed) {
             return;
         }
+        if (!ownership.ownsLocally(queueName, index)) {
+            // Lost, even if it comes back before the reconciler looks: memory from before another
+            // owner's changes must never serve again, so the directory drops this host and a
+            // later owner rebuilds from storage.
+            closed = true;
+            return;
+        }
         state.advance(now);
         afterChange();
         if (state.hasChanges()) {
@@ -102,6 +110,9 @@ public final class PartitionHost {
     void close() {
         closed = true;
     }
+
+    /** Whether this host stopped serving (lost, broken or closed); the directory drops it. */
+    boolean isClosed() { return closed; }
 
     public PartitionStats stats() { return stats; }
     public String queueName() { return queueName; }
@@ -158,8 +169,18 @@ public final class PartitionHost {
         if (err != null) {
             LOG.log(Level.WARNING, "commit of " + queueName + "#" + index + " failed; rebuilding it from storage: "
                     + err.getMessage());
+            // This partition's memory may now differ from storage, so nothing more of it is written:
+            // the requests applied since this commit began are refused as well (they were not
+            // acknowledged), and the rebuild starts only now that no commit of it is under way, so
+            // no late write of this one can land after the rebuild has read storage.
             closed = true;
+            List<Consumer<Throwable>> pending = awaitingCommit;
+            awaitingCommit = new ArrayList<>();
+            state.discardChanges();
+            replies.forEach(r -> r.accept(failure));
+            pending.forEach(r -> r.accept(failure));
             onBroken.run();
+            return;
         }
         replies.forEach(r -> r.accept(failure));
         if (!awaitingCommit.isEmpty() || state.hasChanges()) {
