@@ -1,5 +1,7 @@
 package io.sluice.config;
 
+import java.util.List;
+
 /**
  * Everything a node can be told, with the embedded defaults: in memory, 127.0.0.1:9324,
  * queue URLs of the form {@code http://127.0.0.1:9324/000000000000/name}.
@@ -15,6 +17,7 @@ package io.sluice.config;
  * @param maxRequestBytes   largest HTTP request body accepted, checked before buffering
  * @param fifoInFlightLimit in-flight messages per FIFO queue; receives past it just get nothing more
  * @param cluster           how this node joins its cluster
+ * @param credentials       the access keys requests must be signed with (SigV4); none turns authentication off
  */
 public record BrokerConfig(
         String host,
@@ -27,7 +30,8 @@ public record BrokerConfig(
         int inFlightLimit,
         int maxRequestBytes,
         int fifoInFlightLimit,
-        ClusterSettings cluster) {
+        ClusterSettings cluster,
+        List<AccessKey> credentials) {
 
     public static final int DEFAULT_PORT = 9324;
     /**
@@ -41,7 +45,7 @@ public record BrokerConfig(
 
     public static BrokerConfig defaults() {
         return new BrokerConfig("127.0.0.1", DEFAULT_PORT, null, "000000000000", "us-east-1",
-                8, true, 120_000, DEFAULT_MAX_REQUEST_BYTES, 120_000, ClusterSettings.defaults());
+                8, true, 120_000, DEFAULT_MAX_REQUEST_BYTES, 120_000, ClusterSettings.defaults(), List.of());
     }
 
     /** The base URL in queue URLs: the configured one, or the node's own address. */
@@ -54,46 +58,55 @@ public record BrokerConfig(
     }
 
     public BrokerConfig withHost(String v) {
-        return new BrokerConfig(v, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster);
+        return new BrokerConfig(v, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials);
     }
 
     public BrokerConfig withPort(int v) {
-        return new BrokerConfig(host, v, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster);
+        return new BrokerConfig(host, v, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials);
     }
 
     public BrokerConfig withBaseUrl(String v) {
-        return new BrokerConfig(host, port, v, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster);
+        return new BrokerConfig(host, port, v, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials);
     }
 
     public BrokerConfig withAccountId(String v) {
-        return new BrokerConfig(host, port, baseUrl, v, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster);
+        return new BrokerConfig(host, port, baseUrl, v, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials);
     }
 
     public BrokerConfig withRegion(String v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, v, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster);
+        return new BrokerConfig(host, port, baseUrl, accountId, v, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials);
     }
 
     public BrokerConfig withPartitions(int v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, v, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster);
+        return new BrokerConfig(host, port, baseUrl, accountId, region, v, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials);
     }
 
     public BrokerConfig withShortPollSampling(boolean v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, v, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster);
+        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, v, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials);
     }
 
     public BrokerConfig withInFlightLimit(int v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, v, maxRequestBytes, fifoInFlightLimit, cluster);
+        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, v, maxRequestBytes, fifoInFlightLimit, cluster, credentials);
     }
 
     public BrokerConfig withMaxRequestBytes(int v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, v, fifoInFlightLimit, cluster);
+        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, v, fifoInFlightLimit, cluster, credentials);
     }
 
     public BrokerConfig withFifoInFlightLimit(int v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, v, cluster);
+        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, v, cluster, credentials);
+    }
+
+    public BrokerConfig withCredentials(List<AccessKey> v) {
+        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, List.copyOf(v));
+    }
+
+    /** Whether requests must be signed. */
+    public boolean authenticates() {
+        return !credentials.isEmpty();
     }
 
     public BrokerConfig withCluster(ClusterSettings v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, v);
+        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, v, credentials);
     }
 }

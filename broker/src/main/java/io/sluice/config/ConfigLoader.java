@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +35,9 @@ public final class ConfigLoader {
         CLUSTER_CONFIG("--cluster-config", "SLUICE_CLUSTER_CONFIG", "clusterConfig"),
         CLUSTER_HOST("--cluster-host", "SLUICE_CLUSTER_HOST", "clusterHost"),
         HZ_PORT("--hz-port", "SLUICE_HZ_PORT", "hazelcastPort"),
-        BACKUP_COUNT("--backup-count", "SLUICE_BACKUP_COUNT", "backupCount");
+        BACKUP_COUNT("--backup-count", "SLUICE_BACKUP_COUNT", "backupCount"),
+        CREDENTIALS("--credentials", "SLUICE_CREDENTIALS", "credentials"),
+        CREDENTIALS_FILE("--credentials-file", "SLUICE_CREDENTIALS_FILE", "credentialsFile");
 
         final String flag;
         final String env;
@@ -81,6 +84,8 @@ public final class ConfigLoader {
             case CLUSTER_HOST -> c.withCluster(c.cluster().withHost(v));
             case HZ_PORT -> c.withCluster(c.cluster().withHazelcastPort(integer(o, v)));
             case BACKUP_COUNT -> c.withCluster(c.cluster().withBackupCount(integer(o, v)));
+            case CREDENTIALS -> c.withCredentials(concat(c.credentials(), AccessKey.parseAll(v, c.accountId())));
+            case CREDENTIALS_FILE -> c.withCredentials(concat(c.credentials(), AccessKey.parseAll(readText(o, v), c.accountId())));
         };
     }
 
@@ -149,6 +154,20 @@ public final class ConfigLoader {
             return out;
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read config file " + file + ": " + e.getMessage());
+        }
+    }
+
+    private static List<AccessKey> concat(List<AccessKey> a, List<AccessKey> b) {
+        List<AccessKey> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    private static String readText(Option o, String file) {
+        try {
+            return Files.readString(Path.of(file));
+        } catch (IOException e) {
+            throw new IllegalArgumentException(o.yamlKey + ": cannot read " + file + ": " + e.getMessage());
         }
     }
 

@@ -40,6 +40,12 @@ public enum ErrorCode {
     RESOURCE_NOT_FOUND("ResourceNotFoundException", "ResourceNotFoundException", 404, true),
     INVALID_SECURITY("InvalidSecurity", "InvalidSecurity", 403, true),
     ACCESS_DENIED("AccessDenied", "AccessDeniedException", 403, true),
+    /** Authentication (AWS Signature Version 4), as AWS's common errors list them. */
+    MISSING_AUTHENTICATION_TOKEN("MissingAuthenticationToken", "MissingAuthenticationTokenException", 403, true),
+    INCOMPLETE_SIGNATURE("IncompleteSignature", "IncompleteSignatureException", 400, true),
+    INVALID_CLIENT_TOKEN_ID("InvalidClientTokenId", "InvalidClientTokenIdException", 403, true),
+    SIGNATURE_DOES_NOT_MATCH("SignatureDoesNotMatch", "SignatureDoesNotMatchException", 403, true),
+    REQUEST_EXPIRED("RequestExpired", "RequestExpiredException", 400, true),
     REQUEST_THROTTLED("RequestThrottled", "RequestThrottled", 400, true),
     SERVICE_UNAVAILABLE("ServiceUnavailable", "ServiceUnavailable", 503, false),
     INTERNAL_FAILURE("InternalFailure", "InternalFailure", 500, false);

@@ -2,6 +2,8 @@ package io.sluice.server;
 
 import io.sluice.config.BrokerConfig;
 import io.sluice.config.ConfigLoader;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.logging.Logger;
@@ -22,6 +24,14 @@ public final class Main {
      * manager's) from paying a thread start each. Set before anything touches the pool.
      */
     static final String COMMON_POOL_PARALLELISM = "java.util.concurrent.ForkJoinPool.common.parallelism";
+
+    private static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
 
     public static void main(String[] args) throws InterruptedException {
         if (System.getProperty(COMMON_POOL_PARALLELISM) == null) {
@@ -55,7 +65,14 @@ public final class Main {
             stopped.countDown();
         }, "sluice-shutdown"));
         log.info("Sluice ready on " + config.host() + ":" + node.port() + ", queue URLs " + node.baseUrl()
-                + "/" + config.accountId() + "/<name>, " + config.partitions() + " partitions per queue");
+                + "/" + config.accountId() + "/<name>, " + config.partitions() + " partitions per queue; "
+                + (config.authenticates() ? "requests must be signed (SigV4) with one of " + config.credentials().size()
+                        + " access keys" : "authentication off"));
+        if (!config.authenticates() && !isLoopback(config.host())) {
+            log.warning("*** AUTHENTICATION IS OFF on " + config.host() + ", which is not a loopback address: anyone who"
+                    + " can reach this port can read, send and delete messages. Configure access keys with --credentials,"
+                    + " SLUICE_CREDENTIALS or --credentials-file. ***");
+        }
         stopped.await();
     }
 }

@@ -1,8 +1,10 @@
 package io.sluice.server;
 
+import io.sluice.config.AccessKey;
 import io.sluice.protocol.EncodedResponse;
 import io.sluice.protocol.RequestDecoder;
 import io.sluice.protocol.ResponseEncoder;
+import io.sluice.protocol.SigV4;
 import io.sluice.protocol.SqsRequest;
 import io.sluice.protocol.WireProtocol;
 import io.sluice.queue.ErrorCode;
@@ -16,6 +18,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import java.util.HashMap;
 import java.util.Map;
 import io.sluice.queue.Ids;
 import java.util.logging.Level;
@@ -34,6 +37,8 @@ final class SqsHttpVerticle extends VerticleBase {
     private final Broker broker;
     private final Health health;
     private Actions actions;
+    /** Null when no access keys are configured: authentication is off. */
+    private SigV4 signatures;
 
     SqsHttpVerticle(Broker broker, Health health) {
         this.broker = broker;
@@ -43,6 +48,13 @@ final class SqsHttpVerticle extends VerticleBase {
     @Override
     public Future<?> start() {
         actions = new Actions(broker, vertx);
+        if (broker.config.authenticates()) {
+            Map<String, SigV4.Key> keys = new HashMap<>();
+            for (AccessKey k : broker.config.credentials()) {
+                keys.put(k.id(), new SigV4.Key(k.id(), k.secret(), k.accountId()));
+            }
+            signatures = new SigV4(keys::get, broker.clock::millis);
+        }
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(broker.config.host())
                 .setPort(broker.config.port())
@@ -60,10 +72,22 @@ final class SqsHttpVerticle extends VerticleBase {
         String requestId = Ids.newId();
         int max = broker.config.maxRequestBytes();
         long declared = parseLength(req.getHeader("Content-Length"));
+        SigV4.Pending signature = null;
+        if (signatures != null) {
+            // What the headers alone decide is refused before the body is read.
+            try {
+                signature = signatures.precheck(new SigV4.Request(req.method().name(), req.path(), req.query(),
+                        name -> req.headers().getAll(name)));
+            } catch (SqsException e) {
+                rejectBeforeBody(req, ResponseEncoder.error(protocol, e.code(), e.getMessage(), requestId), declared);
+                return;
+            }
+        }
         if (declared > max) {
-            rejectTooLarge(req, protocol, requestId, max, declared);
+            rejectBeforeBody(req, tooLarge(protocol, requestId, max), declared);
             return;
         }
+        SigV4.Pending signed = signature;
         Buffer body = Buffer.buffer();
         boolean[] rejected = {false};
         req.handler(chunk -> {
@@ -72,28 +96,30 @@ final class SqsHttpVerticle extends VerticleBase {
             }
             if (body.length() + chunk.length() > max) {
                 rejected[0] = true;
-                rejectTooLarge(req, protocol, requestId, max, -1);
+                rejectBeforeBody(req, tooLarge(protocol, requestId, max), -1);
                 return;
             }
             body.appendBuffer(chunk);
         });
         req.endHandler(v -> {
             if (!rejected[0]) {
-                process(req, protocol, requestId, body);
+                process(req, protocol, requestId, body, signed);
             }
         });
         req.exceptionHandler(err -> LOG.log(Level.FINE, "request failed while reading", err));
     }
 
-    private void process(HttpServerRequest req, WireProtocol protocol, String requestId, Buffer body) {
+    private void process(HttpServerRequest req, WireProtocol protocol, String requestId, Buffer body,
+                         SigV4.Pending signature) {
         Future<EncodedResponse> response;
         SqsRequest sqs = null;
         try {
+            String sender = signature != null ? signatures.verify(signature, body.getBytes()).accessKeyId() : senderOf(req);
             sqs = RequestDecoder.decode(req.path(), req.query(), req.getHeader("Content-Type"),
                     req.getHeader("X-Amz-Target"), body);
             Promise<Void> clientGone = Promise.promise();
             req.response().closeHandler(v -> clientGone.tryComplete());
-            RequestInfo info = new RequestInfo(requestId, senderOf(req), clientGone.future());
+            RequestInfo info = new RequestInfo(requestId, sender, clientGone.future());
             SqsRequest decoded = sqs;
             response = actions.get(sqs.action()).handle(sqs.params(), info)
                     .map(result -> ResponseEncoder.success(decoded.protocol(), decoded.action(), result, requestId));
@@ -115,14 +141,17 @@ final class SqsHttpVerticle extends VerticleBase {
                 "We encountered an internal error. Please try again.", requestId);
     }
 
+    private static EncodedResponse tooLarge(WireProtocol protocol, String requestId, int max) {
+        return ResponseEncoder.error(protocol, ErrorCode.REQUEST_TOO_LARGE, "Request body larger than " + max + " bytes.",
+                requestId);
+    }
+
     /**
-     * Answers an oversized request without buffering it. The rest of the body is read and
-     * dropped (so the client sees the answer rather than a reset) unless it is absurdly large,
-     * and the connection is closed afterwards.
+     * Answers a request without buffering its body (too large, or refused on its headers). The
+     * rest of the body is read and dropped (so the client sees the answer rather than a reset)
+     * unless it is absurdly large, and the connection is closed afterwards.
      */
-    private void rejectTooLarge(HttpServerRequest req, WireProtocol protocol, String requestId, int max, long declared) {
-        EncodedResponse r = ResponseEncoder.error(protocol, ErrorCode.REQUEST_TOO_LARGE,
-                "Request body larger than " + max + " bytes.", requestId);
+    private void rejectBeforeBody(HttpServerRequest req, EncodedResponse r, long declared) {
         HttpServerResponse response = req.response().putHeader("Connection", "close");
         send(response, r);
         if (declared > DRAIN_LIMIT_BYTES) {
