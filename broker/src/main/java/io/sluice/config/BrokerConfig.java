@@ -43,11 +43,6 @@ public record BrokerConfig(
      */
     public static final int DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024 + 256 * 1024;
 
-    public static BrokerConfig defaults() {
-        return new BrokerConfig("127.0.0.1", DEFAULT_PORT, null, "000000000000", "us-east-1",
-                8, true, 120_000, DEFAULT_MAX_REQUEST_BYTES, 120_000, ClusterSettings.defaults(), List.of());
-    }
-
     /** The base URL in queue URLs: the configured one, or the node's own address. */
     public String publicBaseUrl(int boundPort) {
         if (baseUrl != null && !baseUrl.isBlank()) {
@@ -57,48 +52,9 @@ public record BrokerConfig(
         return "http://" + h + ":" + boundPort;
     }
 
-    public BrokerConfig withHost(String v) {
-        return new BrokerConfig(v, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials);
-    }
-
+    /** The same configuration on the port the node actually bound (when 0 asked for any free one). */
     public BrokerConfig withPort(int v) {
         return new BrokerConfig(host, v, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials);
-    }
-
-    public BrokerConfig withBaseUrl(String v) {
-        return new BrokerConfig(host, port, v, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials);
-    }
-
-    public BrokerConfig withAccountId(String v) {
-        return new BrokerConfig(host, port, baseUrl, v, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials);
-    }
-
-    public BrokerConfig withRegion(String v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, v, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials);
-    }
-
-    public BrokerConfig withPartitions(int v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, v, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials);
-    }
-
-    public BrokerConfig withShortPollSampling(boolean v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, v, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials);
-    }
-
-    public BrokerConfig withInFlightLimit(int v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, v, maxRequestBytes, fifoInFlightLimit, cluster, credentials);
-    }
-
-    public BrokerConfig withMaxRequestBytes(int v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, v, fifoInFlightLimit, cluster, credentials);
-    }
-
-    public BrokerConfig withFifoInFlightLimit(int v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, v, cluster, credentials);
-    }
-
-    public BrokerConfig withCredentials(List<AccessKey> v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, List.copyOf(v));
     }
 
     /** Whether requests must be signed. */
@@ -106,7 +62,4 @@ public record BrokerConfig(
         return !credentials.isEmpty();
     }
 
-    public BrokerConfig withCluster(ClusterSettings v) {
-        return new BrokerConfig(host, port, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, v, credentials);
-    }
 }

@@ -2,140 +2,165 @@ package io.sluice.config;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
 
 /**
- * Builds the configuration from, in rising precedence: the defaults, a YAML file
- * ({@code --config FILE} or {@code SLUICE_CONFIG}), environment variables {@code SLUICE_*},
- * and command-line flags {@code --name value}. Every option has all three spellings; see
- * {@link Option}.
+ * Builds the configuration with picocli from, in rising precedence: the defaults of
+ * {@link NodeOptions}, a YAML file ({@code --config FILE} or {@code SLUICE_CONFIG}), environment
+ * variables {@code SLUICE_*}, and command-line flags. The environment and the file reach picocli
+ * as its default values, so type conversion and messages are picocli's for all three.
  */
 public final class ConfigLoader {
-
-    /** Each option: its flag, its environment variable and its YAML key. */
-    public enum Option {
-        HOST("--host", "SLUICE_HOST", "host"),
-        PORT("--port", "SLUICE_PORT", "port"),
-        BASE_URL("--base-url", "SLUICE_BASE_URL", "baseUrl"),
-        ACCOUNT_ID("--account-id", "SLUICE_ACCOUNT_ID", "accountId"),
-        REGION("--region", "SLUICE_REGION", "region"),
-        PARTITIONS("--partitions", "SLUICE_PARTITIONS", "partitions"),
-        SHORT_POLL_SAMPLING("--short-poll-sampling", "SLUICE_SHORT_POLL_SAMPLING", "shortPollSampling"),
-        IN_FLIGHT_LIMIT("--in-flight-limit", "SLUICE_IN_FLIGHT_LIMIT", "inFlightLimit"),
-        MAX_REQUEST_BYTES("--max-request-bytes", "SLUICE_MAX_REQUEST_BYTES", "maxRequestBytes"),
-        FIFO_IN_FLIGHT_LIMIT("--fifo-in-flight-limit", "SLUICE_FIFO_IN_FLIGHT_LIMIT", "fifoInFlightLimit"),
-        CLUSTER_CONFIG("--cluster-config", "SLUICE_CLUSTER_CONFIG", "clusterConfig"),
-        CLUSTER_HOST("--cluster-host", "SLUICE_CLUSTER_HOST", "clusterHost"),
-        HZ_PORT("--hz-port", "SLUICE_HZ_PORT", "hazelcastPort"),
-        BACKUP_COUNT("--backup-count", "SLUICE_BACKUP_COUNT", "backupCount"),
-        CREDENTIALS("--credentials", "SLUICE_CREDENTIALS", "credentials"),
-        CREDENTIALS_FILE("--credentials-file", "SLUICE_CREDENTIALS_FILE", "credentialsFile");
-
-        final String flag;
-        final String env;
-        final String yamlKey;
-
-        Option(String flag, String env, String yamlKey) {
-            this.flag = flag;
-            this.env = env;
-            this.yamlKey = yamlKey;
-        }
-    }
+    private static final String CONFIG_FLAG = "--config";
+    private static final String ENV_PREFIX = "SLUICE_";
 
     private ConfigLoader() { }
 
-    /** @throws IllegalArgumentException with a message for the user when an option is wrong */
-    public static BrokerConfig load(List<String> args, Map<String, String> env) {
-        Map<String, String> flags = parseFlags(args);
-        String file = flags.containsKey("--config") ? flags.get("--config") : env.get("SLUICE_CONFIG");
+    /**
+     * @return the configuration, or empty when --help or --version was asked for (then printed to {@code out})
+     * @throws IllegalArgumentException with one line for the user when an option is wrong
+     */
+    public static Optional<BrokerConfig> load(List<String> args, Map<String, String> env, PrintWriter out) {
+        NodeOptions options = new NodeOptions();
+        CommandLine cli = new CommandLine(options);
+        String file = configFile(args, env);
         Map<String, String> yaml = file == null ? Map.of() : readYaml(Path.of(file));
-        BrokerConfig c = BrokerConfig.defaults();
-        for (Option o : Option.values()) {
-            String v = flags.containsKey(o.flag) ? flags.get(o.flag)
-                    : env.containsKey(o.env) ? env.get(o.env) : yaml.get(o.yamlKey);
-            if (v != null) {
-                c = apply(c, o, v.trim());
+        checkKeys(cli, yaml, file);
+        cli.setDefaultValueProvider(spec -> defaultOf(spec, env, yaml));
+        cli.setOverwrittenOptionsAllowed(true); // the last of a repeated flag wins, as in most tools
+        try {
+            cli.parseArgs(args.toArray(String[]::new));
+        } catch (ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage() + " (see --help)");
+        }
+        if (cli.isUsageHelpRequested()) {
+            cli.usage(out);
+            out.flush();
+            return Optional.empty();
+        }
+        if (cli.isVersionHelpRequested()) {
+            cli.printVersionHelp(out);
+            out.flush();
+            return Optional.empty();
+        }
+        return Optional.of(toConfig(options));
+    }
+
+    /** {@link #load(List, Map, PrintWriter)} for a node that is to start: help or version is an error. */
+    public static BrokerConfig load(List<String> args, Map<String, String> env) {
+        return load(args, env, new PrintWriter(System.out))
+                .orElseThrow(() -> new IllegalArgumentException("--help and --version start no node"));
+    }
+
+    /** The environment variable of an option: SLUICE_ and its name in capitals. */
+    static String envName(String flag) {
+        return ENV_PREFIX + flag.substring(2).toUpperCase(Locale.ROOT).replace('-', '_');
+    }
+
+    /** The YAML key of an option: its name in camelCase. */
+    static String yamlKey(String flag) {
+        StringBuilder sb = new StringBuilder();
+        boolean upper = false;
+        for (char c : flag.substring(2).toCharArray()) {
+            if (c == '-') {
+                upper = true;
+            } else {
+                sb.append(upper ? Character.toUpperCase(c) : c);
+                upper = false;
             }
         }
-        return validate(c);
+        return sb.toString();
     }
 
-    private static BrokerConfig apply(BrokerConfig c, Option o, String v) {
-        return switch (o) {
-            case HOST -> c.withHost(v);
-            case PORT -> c.withPort(integer(o, v));
-            case BASE_URL -> c.withBaseUrl(v);
-            case ACCOUNT_ID -> c.withAccountId(v);
-            case REGION -> c.withRegion(v);
-            case PARTITIONS -> c.withPartitions(integer(o, v));
-            case SHORT_POLL_SAMPLING -> c.withShortPollSampling(bool(o, v));
-            case IN_FLIGHT_LIMIT -> c.withInFlightLimit(integer(o, v));
-            case MAX_REQUEST_BYTES -> c.withMaxRequestBytes(integer(o, v));
-            case FIFO_IN_FLIGHT_LIMIT -> c.withFifoInFlightLimit(integer(o, v));
-            case CLUSTER_CONFIG -> c.withCluster(c.cluster().withConfigFile(v));
-            case CLUSTER_HOST -> c.withCluster(c.cluster().withHost(v));
-            case HZ_PORT -> c.withCluster(c.cluster().withHazelcastPort(integer(o, v)));
-            case BACKUP_COUNT -> c.withCluster(c.cluster().withBackupCount(integer(o, v)));
-            case CREDENTIALS -> c.withCredentials(concat(c.credentials(), AccessKey.parseAll(v, c.accountId())));
-            case CREDENTIALS_FILE -> c.withCredentials(concat(c.credentials(), AccessKey.parseAll(readText(o, v), c.accountId())));
-        };
+    private static String defaultOf(ArgSpec spec, Map<String, String> env, Map<String, String> yaml) {
+        if (!(spec instanceof OptionSpec option) || option.usageHelp() || option.versionHelp()) {
+            return null;
+        }
+        String flag = option.longestName();
+        String fromEnv = env.get(envName(flag));
+        if (fromEnv != null) {
+            return fromEnv.trim();
+        }
+        String fromFile = yaml.get(yamlKey(flag));
+        return fromFile != null ? fromFile.trim() : option.defaultValue();
     }
 
-    private static BrokerConfig validate(BrokerConfig c) {
-        if (c.port() < 0 || c.port() > 65535) {
-            throw new IllegalArgumentException("port must be 0..65535, got " + c.port());
+    private static BrokerConfig toConfig(NodeOptions o) {
+        check(o.port >= 0 && o.port <= 65535, "--port must be 0..65535, got " + o.port);
+        check(o.partitions >= 1 && o.partitions <= 1024, "--partitions must be 1..1024, got " + o.partitions);
+        check(o.inFlightLimit >= 1, "--in-flight-limit must be positive, got " + o.inFlightLimit);
+        check(o.fifoInFlightLimit >= 1, "--fifo-in-flight-limit must be positive, got " + o.fifoInFlightLimit);
+        check(o.maxRequestBytes >= 1_100_000, "--max-request-bytes must leave room for a 1 MiB message (at least"
+                + " 1100000), got " + o.maxRequestBytes);
+        check(o.backupCount >= 0 && o.backupCount <= 6, "--backup-count must be 0..6, got " + o.backupCount);
+        check(o.hazelcastPort >= 0 && o.hazelcastPort <= 65535, "--hz-port must be 0..65535, got " + o.hazelcastPort);
+        check(o.accountId.matches("[0-9]{12}"), "--account-id must be 12 digits, got " + o.accountId);
+        check(o.clusterConfig == null || Files.isReadable(o.clusterConfig),
+                "--cluster-config: cannot read " + o.clusterConfig);
+        List<AccessKey> keys = new ArrayList<>();
+        if (o.credentials != null) {
+            keys.addAll(AccessKey.parseAll(o.credentials, o.accountId));
         }
-        if (c.partitions() < 1 || c.partitions() > 1024) {
-            throw new IllegalArgumentException("partitions must be 1..1024, got " + c.partitions());
+        if (o.credentialsFile != null) {
+            try {
+                keys.addAll(AccessKey.parseAll(Files.readString(o.credentialsFile), o.accountId));
+            } catch (IOException e) {
+                throw new IllegalArgumentException("--credentials-file: cannot read " + o.credentialsFile + ": " + e.getMessage());
+            }
         }
-        if (c.inFlightLimit() < 1 || c.fifoInFlightLimit() < 1) {
-            throw new IllegalArgumentException("inFlightLimit and fifoInFlightLimit must be positive");
-        }
-        if (c.maxRequestBytes() < 1_100_000) {
-            throw new IllegalArgumentException("maxRequestBytes must leave room for a 1 MiB message, got " + c.maxRequestBytes());
-        }
-        if (c.cluster().backupCount() < 0 || c.cluster().backupCount() > 6) {
-            throw new IllegalArgumentException("backupCount must be 0..6, got " + c.cluster().backupCount());
-        }
-        if (c.cluster().configFile() != null && !java.nio.file.Files.isReadable(java.nio.file.Path.of(c.cluster().configFile()))) {
-            throw new IllegalArgumentException("cannot read cluster config " + c.cluster().configFile());
-        }
-        if (!c.accountId().matches("[0-9]{12}")) {
-            throw new IllegalArgumentException("accountId must be 12 digits, got " + c.accountId());
-        }
-        return c;
+        ClusterSettings cluster = new ClusterSettings(o.clusterConfig == null ? null : o.clusterConfig.toString(),
+                o.clusterHost, o.hazelcastPort, o.backupCount);
+        return new BrokerConfig(o.host, o.port, o.baseUrl, o.accountId, o.region, o.partitions, o.shortPollSampling,
+                o.inFlightLimit, o.maxRequestBytes, o.fifoInFlightLimit, cluster, List.copyOf(keys));
     }
 
-    private static Map<String, String> parseFlags(List<String> args) {
-        Map<String, String> flags = new LinkedHashMap<>();
+    private static void check(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    /** --config is read before the other options: the file supplies their defaults. */
+    private static String configFile(List<String> args, Map<String, String> env) {
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
-            if (!a.startsWith("--")) {
-                throw new IllegalArgumentException("unexpected argument: " + a);
+            if (a.equals(CONFIG_FLAG) && i + 1 < args.size()) {
+                return args.get(i + 1);
             }
-            int eq = a.indexOf('=');
-            if (eq > 0) {
-                flags.put(a.substring(0, eq), a.substring(eq + 1));
-            } else if (i + 1 < args.size()) {
-                flags.put(a, args.get(++i));
-            } else {
-                throw new IllegalArgumentException("missing value for " + a);
+            if (a.startsWith(CONFIG_FLAG + "=")) {
+                return a.substring(CONFIG_FLAG.length() + 1);
             }
         }
-        for (String f : flags.keySet()) {
-            if (!f.equals("--config") && java.util.Arrays.stream(Option.values()).noneMatch(o -> o.flag.equals(f))) {
-                throw new IllegalArgumentException("unknown option: " + f);
+        return env.get(envName(CONFIG_FLAG));
+    }
+
+    private static void checkKeys(CommandLine cli, Map<String, String> yaml, String file) {
+        Set<String> known = new TreeSet<>();
+        for (OptionSpec o : cli.getCommandSpec().options()) {
+            known.add(yamlKey(o.longestName()));
+        }
+        for (String key : yaml.keySet()) {
+            if (!known.contains(key)) {
+                throw new IllegalArgumentException(file + ": unknown option '" + key + "'; known: " + known);
             }
         }
-        return flags;
     }
 
     private static Map<String, String> readYaml(Path file) {
@@ -154,35 +179,11 @@ public final class ConfigLoader {
             return out;
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read config file " + file + ": " + e.getMessage());
+        } catch (RuntimeException e) {
+            if (e instanceof IllegalArgumentException) {
+                throw e;
+            }
+            throw new IllegalArgumentException(file + ": not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
         }
-    }
-
-    private static List<AccessKey> concat(List<AccessKey> a, List<AccessKey> b) {
-        List<AccessKey> all = new ArrayList<>(a);
-        all.addAll(b);
-        return all;
-    }
-
-    private static String readText(Option o, String file) {
-        try {
-            return Files.readString(Path.of(file));
-        } catch (IOException e) {
-            throw new IllegalArgumentException(o.yamlKey + ": cannot read " + file + ": " + e.getMessage());
-        }
-    }
-
-    private static int integer(Option o, String v) {
-        try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(o.yamlKey + " must be an integer, got '" + v + "'");
-        }
-    }
-
-    private static boolean bool(Option o, String v) {
-        if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
-            return Boolean.parseBoolean(v);
-        }
-        throw new IllegalArgumentException(o.yamlKey + " must be true or false, got '" + v + "'");
     }
 }

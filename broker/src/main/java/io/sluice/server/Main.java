@@ -2,9 +2,12 @@ package io.sluice.server;
 
 import io.sluice.config.BrokerConfig;
 import io.sluice.config.ConfigLoader;
+import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.logging.Logger;
 
@@ -43,7 +46,12 @@ public final class Main {
         MEMBERSHIP_LOG.setLevel(java.util.logging.Level.INFO);
         BrokerConfig config;
         try {
-            config = ConfigLoader.load(Arrays.asList(args), System.getenv());
+            Optional<BrokerConfig> loaded = ConfigLoader.load(Arrays.asList(args), System.getenv(),
+                    new PrintWriter(System.out, true, StandardCharsets.UTF_8));
+            if (loaded.isEmpty()) {
+                return; // --help or --version, printed
+            }
+            config = loaded.get();
         } catch (IllegalArgumentException e) {
             System.err.println("sluice: " + e.getMessage());
             System.exit(2);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.config.BrokerConfig;
+import io.sluice.config.ConfigLoader;
 import io.sluice.it.StartedThreads;
 import io.sluice.server.SluiceNode;
 import java.net.URI;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -44,9 +46,10 @@ class TwoNodeClusterTest {
                 .replaceFirst("cluster-name: sluice", "cluster-name: sluice-test-" + UUID.randomUUID());
         Path config = Files.createTempFile("sluice-two-nodes", ".yaml");
         Files.writeString(config, yaml);
-        BrokerConfig base = BrokerConfig.defaults().withPort(0).withPartitions(8).withShortPollSampling(false);
-        a = SluiceNode.start(base.withCluster(base.cluster().withConfigFile(config.toString())));
-        b = SluiceNode.start(base.withCluster(base.cluster().withConfigFile(config.toString())));
+        BrokerConfig base = ConfigLoader.load(List.of("--port", "0", "--partitions", "8", "--short-poll-sampling", "false",
+                "--cluster-config", config.toString()), Map.of());
+        a = SluiceNode.start(base);
+        b = SluiceNode.start(base);
         viaA = client(a);
         viaB = client(b);
     }

@@ -1,6 +1,7 @@
 package io.sluice.it;
 
 import io.sluice.config.BrokerConfig;
+import io.sluice.config.ConfigLoader;
 import io.sluice.server.SluiceNode;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -16,10 +17,11 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.UnaryOperator;
 
 /**
  * Starts one Sluice node per test class (port 0, 4 partitions, short-poll sampling off so that a
@@ -37,32 +39,27 @@ public final class BrokerExtension implements BeforeAllCallback, AfterAllCallbac
 
     private static final AtomicInteger COUNTER = new AtomicInteger();
 
-    private final UnaryOperator<BrokerConfig> customizer;
+    private final List<String> args;
     private SluiceNode node;
     private SdkHttpClient httpClient;
     private SqsClient sqs;
 
-    public BrokerExtension() {
-        this(UnaryOperator.identity());
+    /** @param args command-line options after the test defaults, which they override (e.g. "--in-flight-limit", "5") */
+    public BrokerExtension(String... args) {
+        this.args = List.of(args);
     }
 
-    /** @param customizer adjusts the test default configuration (e.g. sampling on, small in-flight limit) */
-    public BrokerExtension(UnaryOperator<BrokerConfig> customizer) {
-        this.customizer = customizer;
-    }
-
-    /** The configuration every test node starts from. */
-    public static BrokerConfig testDefaults() {
-        return BrokerConfig.defaults()
-                .withHost("127.0.0.1")
-                .withPort(0)
-                .withPartitions(4)
-                .withShortPollSampling(false);
+    /** The configuration of a test node: a free port, 4 partitions, no short-poll sampling, then {@code args}. */
+    public static BrokerConfig testConfig(String... args) {
+        List<String> all = new ArrayList<>(List.of("--host", "127.0.0.1", "--port", "0", "--partitions", "4",
+                "--short-poll-sampling", "false"));
+        all.addAll(List.of(args));
+        return ConfigLoader.load(all, Map.of());
     }
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        node = SluiceNode.start(customizer.apply(testDefaults()));
+        node = SluiceNode.start(testConfig(args.toArray(String[]::new)));
         httpClient = UrlConnectionHttpClient.builder()
                 .connectionTimeout(Duration.ofSeconds(5))
                 .socketTimeout(Duration.ofSeconds(40))

@@ -22,7 +22,7 @@ class FifoInFlightLimitTest {
     private static final int LIMIT = 3;
 
     @RegisterExtension
-    static final BrokerExtension broker = new BrokerExtension(c -> c.withFifoInFlightLimit(LIMIT));
+    static final BrokerExtension broker = new BrokerExtension("--fifo-in-flight-limit", String.valueOf(LIMIT));
 
     private SqsClient sqs() {
         return broker.sqs();

@@ -23,7 +23,7 @@ class OverLimitTest {
     private static final int LIMIT = 3;
 
     @RegisterExtension
-    static final BrokerExtension broker = new BrokerExtension(c -> c.withInFlightLimit(LIMIT));
+    static final BrokerExtension broker = new BrokerExtension("--in-flight-limit", String.valueOf(LIMIT));
 
     private SqsClient sqs() {
         return broker.sqs();

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ShortPollSamplingTest {
 
     @RegisterExtension
-    static final BrokerExtension broker = new BrokerExtension(c -> c.withShortPollSampling(true).withPartitions(8));
+    static final BrokerExtension broker = new BrokerExtension("--short-poll-sampling", "true", "--partitions", "8");
 
     private SqsClient sqs() {
         return broker.sqs();

@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.config.AccessKey;
-import io.sluice.config.BrokerConfig;
+import io.sluice.config.ConfigLoader;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -50,8 +49,7 @@ class SigV4AuthTest {
     private static final String SECRET = "s3cr3t/with+chars";
 
     @RegisterExtension
-    static final BrokerExtension broker = new BrokerExtension(c -> c.withCredentials(
-            AccessKey.parseAll(KEY + ":" + SECRET + ", AKIDSECOND:other", c.accountId())));
+    static final BrokerExtension broker = new BrokerExtension("--credentials", KEY + ":" + SECRET + ", AKIDSECOND:other");
 
     private static SqsClient signed;
     private static RawHttp raw;
@@ -166,7 +164,7 @@ class SigV4AuthTest {
     @Test
     void theDefaultNodeNeedsNoKeys() {
         // The embedded default has no keys: the shared test node answers any signature.
-        assertFalse(BrokerConfig.defaults().authenticates());
+        assertFalse(ConfigLoader.load(List.of(), Map.of()).authenticates());
     }
 
     /** A Query POST signed (by the SDK's signer) over {@code signedBody}, sending {@code sentBody}. */
