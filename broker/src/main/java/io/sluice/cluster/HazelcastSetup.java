@@ -20,6 +20,8 @@ public final class HazelcastSetup {
     public static final String MESSAGES_MAP = "sluice.messages";
     public static final String QUEUES_MAP = "sluice.queues";
     public static final String DELETED_QUEUES_MAP = "sluice.deleted-queues";
+    /** Message move tasks, keyed by source queue ARN ({@link MoveTaskStore}). */
+    public static final String MOVE_TASKS_MAP = "sluice.move-tasks";
 
     private HazelcastSetup() { }
 
@@ -57,6 +59,10 @@ public final class HazelcastSetup {
         if (c.getMapConfigOrNull(QUEUES_MAP) == null) {
             c.addMapConfig(new MapConfig(QUEUES_MAP).setBackupCount(Math.max(1, settings.backupCount())));
         }
+        if (c.getMapConfigOrNull(MOVE_TASKS_MAP) == null) {
+            c.addMapConfig(new MapConfig(MOVE_TASKS_MAP).setBackupCount(Math.max(1, settings.backupCount())));
+        }
+        MoveTaskStore.register(c.getSerializationConfig().getCompactSerializationConfig());
         // What the Vert.x cluster manager's own structures need (its default-cluster.xml).
         if (c.getMultiMapConfigs().get("__vertx.subs") == null) {
             c.addMultiMapConfig(new MultiMapConfig("__vertx.subs").setBackupCount(1)

@@ -65,8 +65,35 @@ public final class MessageRecord {
      * @param receiveCount the count the copy starts with
      */
     public static MessageRecord movedCopy(Delivery d, String sourceArn, int receiveCount) {
+        return copy(d, sourceArn, receiveCount, d.sentTimestamp(), d.deduplicationId());
+    }
+
+    /**
+     * The copy a redrive policy puts in the dead-letter queue, carrying the source's ARN and the
+     * receive count. As in SQS, a standard queue's message keeps its enqueue timestamp (its
+     * retention in the DLQ still counts from the original send), while a FIFO queue's message is
+     * enqueued anew at {@code now}, and its deduplication id becomes its message id, so that two
+     * messages that happened to share a deduplication id are both kept in the DLQ.
+     */
+    public static MessageRecord deadLettered(Delivery d, String sourceArn, boolean fifo, long now) {
+        return fifo
+                ? copy(d, sourceArn, d.receiveCount(), now, d.messageId())
+                : copy(d, sourceArn, d.receiveCount(), d.sentTimestamp(), d.deduplicationId());
+    }
+
+    /**
+     * The copy a message move task takes out of a dead-letter queue: as in SQS, a redriven
+     * message is enqueued anew at {@code now} (its SentTimestamp, and its retention, restart),
+     * standard or FIFO, and it starts with receive count 0 so that it is not sent straight back.
+     */
+    public static MessageRecord redriven(Delivery d, long now) {
+        return copy(d, null, 0, now, d.deduplicationId());
+    }
+
+    private static MessageRecord copy(Delivery d, String sourceArn, int receiveCount, long sentTimestamp,
+                                      String deduplicationId) {
         MessageRecord r = new MessageRecord(d.messageId(), d.body(), d.attributes(), d.systemAttributes(),
-                d.sentTimestamp(), d.senderId(), d.messageGroupId(), d.deduplicationId(), sourceArn);
+                sentTimestamp, d.senderId(), d.messageGroupId(), deduplicationId, sourceArn);
         r.receiveCount = receiveCount;
         r.firstReceiveTimestamp = receiveCount == 0 ? 0 : d.firstReceiveTimestamp();
         return r;

@@ -1,5 +1,6 @@
 package io.sluice.server;
 
+import io.sluice.cluster.MoveTaskStore;
 import io.sluice.config.BrokerConfig;
 import io.sluice.partition.PartitionRouter;
 import io.sluice.partition.PartitionStats;
@@ -19,9 +20,12 @@ final class Broker {
     final QueueUrls urls;
     final LongPolls longPolls;
     final MemoryGuard memory;
+    /** The cluster's message move tasks. */
+    final MoveTaskStore moveTaskStore;
 
     Broker(BrokerConfig config, Clock clock, QueueRegistry registry, PartitionRouter router,
-           ReceiptHandle.Codec receipts, QueueUrls urls, LongPolls longPolls, MemoryGuard memory) {
+           ReceiptHandle.Codec receipts, QueueUrls urls, LongPolls longPolls, MemoryGuard memory,
+           MoveTaskStore moveTaskStore) {
         this.config = config;
         this.clock = clock;
         this.registry = registry;
@@ -30,14 +34,20 @@ final class Broker {
         this.urls = urls;
         this.longPolls = longPolls;
         this.memory = memory;
+        this.moveTaskStore = moveTaskStore;
     }
 
-    private final java.util.concurrent.atomic.AtomicReference<MessageMoveTasks> moveTasks =
-            new java.util.concurrent.atomic.AtomicReference<>();
+    private MessageMoveTasks moveTasks;
 
-    /** The node's one registry of move tasks, made by the first HTTP verticle that asks. */
-    MessageMoveTasks moveTasks(java.util.function.Supplier<MessageMoveTasks> create) {
-        return moveTasks.updateAndGet(existing -> existing != null ? existing : create.get());
+    /**
+     * The node's one runner of move tasks, made by the first HTTP verticle that asks (exactly
+     * once: making one starts its periodic scan).
+     */
+    synchronized MessageMoveTasks moveTasks(java.util.function.Supplier<MessageMoveTasks> create) {
+        if (moveTasks == null) {
+            moveTasks = create.get();
+        }
+        return moveTasks;
     }
 
     /** The queue a request's QueueUrl names; MissingParameter or QueueDoesNotExist otherwise. */

@@ -12,6 +12,7 @@ import io.sluice.cluster.HazelcastCommitPort;
 import io.sluice.cluster.HazelcastOwnership;
 import io.sluice.cluster.HazelcastQueueRegistry;
 import io.sluice.cluster.HazelcastSetup;
+import io.sluice.cluster.MoveTaskStore;
 import io.sluice.cluster.PauseGuard;
 import io.sluice.cluster.Reconciler;
 import io.sluice.cluster.StatsBoard;
@@ -138,7 +139,7 @@ public final class SluiceNode implements AutoCloseable {
         String baseUrl = config.publicBaseUrl(config.port());
         Broker broker = new Broker(config, clock, registry, router, new ReceiptHandle.Codec(sharedSecret(hz)),
                 new QueueUrls(baseUrl, config.accountId(), config.region()), longPolls,
-                MemoryGuard.watchingThisJvm());
+                MemoryGuard.watchingThisJvm(), new MoveTaskStore(hz));
         Health health = new Health(() -> !paused.getAsBoolean() && reconciler.ready());
         await(vertx.deployVerticle(() -> new SqsHttpVerticle(broker, health),
                         new DeploymentOptions().setInstances(eventLoops).setThreadingModel(ThreadingModel.EVENT_LOOP)),

@@ -22,10 +22,12 @@ import static io.sluice.it.FifoSupport.UNSUPPORTED_OPERATION;
 import static io.sluice.it.FifoSupport.arnOf;
 import static io.sluice.it.FifoSupport.assertErrorCode;
 import static io.sluice.it.FifoSupport.awaitTaskStatus;
+import static io.sluice.it.FifoSupport.createFifoQueue;
 import static io.sluice.it.FifoSupport.moveTasks;
 import static io.sluice.it.FifoSupport.receiveAll;
 import static io.sluice.it.FifoSupport.redriveAll;
 import static io.sluice.it.FifoSupport.redrivePolicy;
+import static io.sluice.it.FifoSupport.sendFifo;
 import static io.sluice.it.SqsAssert.INVALID_PARAMETER_VALUE;
 import static io.sluice.it.SqsAssert.assertNotBlank;
 import static io.sluice.it.SqsAssert.awaitAttribute;
@@ -36,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** StartMessageMoveTask, ListMessageMoveTasks and CancelMessageMoveTask on standard queues. */
+/** StartMessageMoveTask, ListMessageMoveTasks and CancelMessageMoveTask on standard queues (and FIFO ones for enqueue times). */
 @Timeout(45)
 class MessageMoveTaskTest {
 
@@ -322,5 +324,69 @@ class MessageMoveTaskTest {
                 "CancelMessageMoveTask of an unknown handle");
         assertTrue(e instanceof software.amazon.awssdk.services.sqs.model.ResourceNotFoundException,
                 "SDK exception class: " + e.getClass().getSimpleName());
+    }
+
+    /**
+     * AWS: a standard queue's message keeps its enqueue timestamp when it is moved to the DLQ,
+     * a FIFO queue's is reset (and its deduplication id becomes its message id); a message move
+     * task enqueues every redriven message anew. The source's 1 s visibility puts the move into
+     * the DLQ at least 1 s after the send, so a reset timestamp is told from a kept one.
+     */
+    @Test
+    void fifoMessageIsEnqueuedAnewInTheDlqAndAgainWhenMovedOut() {
+        assertEnqueueTimestamps(true);
+    }
+
+    @Test
+    void standardMessageKeepsItsEnqueueTimeInTheDlqAndIsEnqueuedAnewWhenMovedOut() {
+        assertEnqueueTimestamps(false);
+    }
+
+    private void assertEnqueueTimestamps(boolean fifo) {
+        String dlq = fifo ? createFifoQueue(broker, "ts-dlq") : broker.createQueue("ts-dlq");
+        String dlqArn = arnOf(broker, dlq);
+        Map<String, String> sourceAttributes = Map.of("VisibilityTimeout", "1", "RedrivePolicy", redrivePolicy(dlqArn, 1));
+        String source = fifo ? createFifoQueue(broker, "ts-src", sourceAttributes) : broker.createQueue("ts-src", sourceAttributes);
+
+        long beforeSend = System.currentTimeMillis();
+        String messageId = fifo
+                ? sendFifo(sqs(), source, "g1", "shared-dedup-id", "stamped").messageId()
+                : sqs().sendMessage(r -> r.queueUrl(source).messageBody("stamped")).messageId();
+        long afterSend = System.currentTimeMillis();
+        redriveAll(broker, source, dlq, 1);
+
+        // Read it in the DLQ without hiding it from the task.
+        List<Message> inDlq = receiveAll(sqs(), dlq, 10, 0);
+        assertEquals(1, inDlq.size(), "the DLQ holds the message: " + inDlq);
+        Message dead = inDlq.get(0);
+        assertEquals(messageId, dead.messageId());
+        long deadSent = Long.parseLong(dead.attributesAsStrings().get("SentTimestamp"));
+        if (fifo) {
+            assertTrue(deadSent >= afterSend + 1000, "a FIFO message is enqueued anew in the DLQ: SentTimestamp "
+                    + deadSent + ", sent at most at " + afterSend + ", moved at least 1 s later");
+            assertEquals(messageId, dead.attributesAsStrings().get("MessageDeduplicationId"),
+                    "a FIFO message's deduplication id in the DLQ is its message id");
+            assertEquals("g1", dead.attributesAsStrings().get("MessageGroupId"));
+        } else {
+            assertTrue(deadSent >= beforeSend && deadSent <= afterSend, "a standard message keeps its SentTimestamp in the DLQ: "
+                    + deadSent + " not in [" + beforeSend + "," + afterSend + "]");
+        }
+
+        long beforeStart = System.currentTimeMillis();
+        sqs().startMessageMoveTask(r -> r.sourceArn(dlqArn));
+        awaitTaskStatus(sqs(), dlqArn, Duration.ofSeconds(10), "COMPLETED");
+        List<Message> back = receiveAll(sqs(), source, 10, 30);
+        assertEquals(1, back.size(), "the message is back in its source: " + back);
+        Message moved = back.get(0);
+        assertEquals(messageId, moved.messageId());
+        assertEquals("stamped", moved.body());
+        long movedSent = Long.parseLong(moved.attributesAsStrings().get("SentTimestamp"));
+        assertTrue(movedSent >= beforeStart, "a redriven message is enqueued anew: SentTimestamp " + movedSent
+                + " before the task started at " + beforeStart);
+        assertEquals("1", moved.attributesAsStrings().get("ApproximateReceiveCount"), "it starts afresh in the source");
+        assertNull(moved.attributesAsStrings().get("DeadLetterQueueSourceArn"));
+        if (fifo) {
+            assertEquals("g1", moved.attributesAsStrings().get("MessageGroupId"));
+        }
     }
 }
