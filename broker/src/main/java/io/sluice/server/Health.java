@@ -11,7 +11,8 @@ import java.util.function.BooleanSupplier;
  *       peers or rebuilding partitions is alive, only not ready);</li>
  *   <li>{@code GET /health/ready}: 200 when the node is ready (joined, the cluster's backups in
  *       place, every partition it owns rebuilt, not suspected of a pause, not stopping), 503 while
- *       it starts, rebalances, has lost its majority or stops;</li>
+ *       it starts, rebalances, cannot rebuild the partitions it took over (as without a majority,
+ *       under split-brain protection) or stops;</li>
  *   <li>{@code GET /health}: the same as {@code /health/ready}.</li>
  * </ul>
  */
