@@ -1,13 +1,32 @@
 package io.sluice.server;
 
 import io.vertx.core.http.HttpServerRequest;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
- * GET /health: 200 when the node is ready (joined, the cluster's backups in place, every
- * partition it owns rebuilt), 503 while it starts, rebalances or stops.
+ * The probes, answered with a small JSON body:
+ * <ul>
+ *   <li>{@code GET /health/live}: 200 whenever the process serves HTTP (a node waiting for its
+ *       peers or rebuilding partitions is alive, only not ready);</li>
+ *   <li>{@code GET /health/ready}: 200 when the node is ready (joined, the cluster's backups in
+ *       place, every partition it owns rebuilt, not suspected of a pause, not stopping), 503 while
+ *       it starts, rebalances, cannot rebuild the partitions it took over (as without a majority,
+ *       under split-brain protection) or stops;</li>
+ *   <li>{@code GET /health}: the same as {@code /health/ready}.</li>
+ * </ul>
  */
 final class Health {
+    static final String LIVE_PATH = "/health/live";
+    static final String READY_PATH = "/health/ready";
+    static final String LEGACY_PATH = "/health";
+
+    /** What a probe path asks. */
+    enum Probe { LIVE, READY }
+
+    /** What a readiness answer says, in the order it is decided. */
+    enum Readiness { READY, NOT_READY, STOPPING }
+
     private final BooleanSupplier ready;
     private volatile boolean stopping;
 
@@ -15,8 +34,24 @@ final class Health {
         this.ready = ready;
     }
 
+    /** Whether a GET of this path is a probe (and not an SQS request). */
+    static boolean isProbe(String path) {
+        return LIVE_PATH.equals(path) || READY_PATH.equals(path) || LEGACY_PATH.equals(path);
+    }
+
+    static Probe probeOf(String path) {
+        return LIVE_PATH.equals(path) ? Probe.LIVE : Probe.READY;
+    }
+
     boolean ready() {
-        return !stopping && ready.getAsBoolean();
+        return readiness() == Readiness.READY;
+    }
+
+    Readiness readiness() {
+        if (stopping) {
+            return Readiness.STOPPING;
+        }
+        return ready.getAsBoolean() ? Readiness.READY : Readiness.NOT_READY;
     }
 
     void stopping() {
@@ -27,18 +62,31 @@ final class Health {
     void awaitReady(long timeoutSeconds) {
         long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
         while (!ready() && System.nanoTime() < deadline) {
-            java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
+            LockSupport.parkNanos(20_000_000L);
         }
         if (!ready()) {
             throw new IllegalStateException("node not ready after " + timeoutSeconds + " s");
         }
     }
 
+    /** Answers a GET of a path for which {@link #isProbe} holds. */
     void respond(HttpServerRequest req) {
-        boolean ok = ready();
+        if (probeOf(req.path()) == Probe.LIVE) {
+            send(req, 200, "{\"status\":\"UP\"}");
+            return;
+        }
+        switch (readiness()) {
+            case READY -> send(req, 200, "{\"status\":\"UP\"}");
+            case NOT_READY -> send(req, 503, "{\"status\":\"DOWN\"}");
+            case STOPPING -> send(req, 503, "{\"status\":\"DOWN\",\"stopping\":true}");
+        }
+    }
+
+    private static void send(HttpServerRequest req, int status, String body) {
         req.response()
-                .setStatusCode(ok ? 200 : 503)
+                .setStatusCode(status)
                 .putHeader("Content-Type", "application/json")
-                .end(ok ? "{\"status\":\"UP\"}" : "{\"status\":\"DOWN\"}");
+                .putHeader("Cache-Control", "no-store")
+                .end(body);
     }
 }

@@ -64,7 +64,7 @@ final class SqsHttpVerticle extends VerticleBase {
     }
 
     private void handle(HttpServerRequest req) {
-        if (req.method() == HttpMethod.GET && req.path().startsWith("/health")) {
+        if (req.method() == HttpMethod.GET && Health.isProbe(req.path())) {
             health.respond(req);
             return;
         }

@@ -30,7 +30,7 @@ class ClusterConfigFilesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"local.yaml", "tcp-ip.yaml", "kubernetes.yaml"})
+    @ValueSource(strings = {"local.yaml", "tcp-ip.yaml", "kubernetes.yaml", "kubernetes-api.yaml"})
     void sharedSettings(String file) throws Exception {
         Config c = load(file);
         MapConfig messages = c.getMapConfig(MESSAGES_MAP);
@@ -99,6 +99,21 @@ class ClusterConfigFilesTest {
                 () -> assertTrue(join.getKubernetesConfig().isEnabled()),
                 () -> assertEquals("sluice-hz.sluice.svc.cluster.local", join.getKubernetesConfig().getProperty("service-dns")),
                 () -> assertNull(join.getKubernetesConfig().getProperty("service-name"), "DNS lookup mode, not API mode"),
+                () -> assertFalse(c.getNetworkConfig().getInterfaces().isEnabled()));
+    }
+
+    @Test
+    void kubernetesApi() throws Exception {
+        Config c = load("kubernetes-api.yaml");
+        JoinConfig join = c.getNetworkConfig().getJoin();
+        assertAll(
+                () -> assertFalse(join.getTcpIpConfig().isEnabled()),
+                () -> assertTrue(join.getKubernetesConfig().isEnabled()),
+                () -> assertEquals("sluice", join.getKubernetesConfig().getProperty("namespace")),
+                () -> assertEquals("sluice-hz", join.getKubernetesConfig().getProperty("service-name")),
+                () -> assertEquals("true", join.getKubernetesConfig().getProperty("resolve-not-ready-addresses")),
+                () -> assertEquals("false", join.getKubernetesConfig().getProperty("expose-externally")),
+                () -> assertNull(join.getKubernetesConfig().getProperty("service-dns"), "API mode, not DNS lookup mode"),
                 () -> assertFalse(c.getNetworkConfig().getInterfaces().isEnabled()));
     }
 }
