@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.config.BrokerConfig;
+import io.sluice.config.ConfigLoader;
 import io.sluice.server.SluiceNode;
 import java.net.URI;
 import java.nio.file.Files;
@@ -54,9 +55,10 @@ class MoveTaskTwoNodeTest {
                 .replaceFirst("cluster-name: sluice", "cluster-name: sluice-test-" + UUID.randomUUID());
         Path config = Files.createTempFile("sluice-move-tasks", ".yaml");
         Files.writeString(config, yaml);
-        BrokerConfig base = BrokerConfig.defaults().withPort(0).withPartitions(8);
-        a = SluiceNode.start(base.withCluster(base.cluster().withConfigFile(config.toString())));
-        b = SluiceNode.start(base.withCluster(base.cluster().withConfigFile(config.toString())));
+        BrokerConfig base = ConfigLoader.load(List.of("--port", "0", "--partitions", "8",
+                "--cluster-config", config.toString()), Map.of());
+        a = SluiceNode.start(base);
+        b = SluiceNode.start(base);
         viaA = client(a);
         viaB = client(b);
     }
