@@ -5,6 +5,7 @@ import com.hazelcast.query.Predicates;
 import io.sluice.queue.CommitPort;
 import io.sluice.queue.DedupEntry;
 import io.sluice.queue.PartitionChange;
+import io.sluice.queue.PartitionKey;
 import io.sluice.queue.PartitionSnapshot;
 import io.sluice.queue.StoredAttempt;
 import io.sluice.queue.StoredMessage;
@@ -46,7 +47,7 @@ public final class HazelcastCommitPort implements CommitPort {
         if (changes.isEmpty()) {
             return DONE;
         }
-        String pk = MessageKeys.partitionKey(queueName, partition);
+        PartitionKey pk = new PartitionKey(queueName, partition);
         // Last change per key wins, so a message stored and deleted in one turn is only deleted.
         Map<String, byte[]> latest = new LinkedHashMap<>();
         for (PartitionChange c : changes) {
@@ -78,16 +79,16 @@ public final class HazelcastCommitPort implements CommitPort {
 
     @Override
     public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
-        String pk = MessageKeys.partitionKey(queueName, partition);
+        PartitionKey pk = new PartitionKey(queueName, partition);
         return CompletableFuture.supplyAsync(() -> {
             List<StoredMessage> messages = new ArrayList<>();
             Map<String, DedupEntry> dedup = new HashMap<>();
             Map<String, StoredAttempt> attempts = new HashMap<>();
             // One query on the Hazelcast partition that holds this queue partition; other queue
             // partitions hashed to the same one are filtered out by key.
-            for (Map.Entry<String, byte[]> e : map.entrySet(Predicates.partitionPredicate(pk, Predicates.alwaysTrue()))) {
+            for (Map.Entry<String, byte[]> e : map.entrySet(Predicates.partitionPredicate(pk.toString(), Predicates.alwaysTrue()))) {
                 String key = e.getKey();
-                if (!MessageKeys.partitionKeyOf(key).equals(pk)) {
+                if (!MessageKeys.partitionOf(key).equals(pk)) {
                     continue;
                 }
                 switch (MessageKeys.kindOf(key)) {

@@ -6,6 +6,7 @@ import com.hazelcast.partition.PartitionService;
 import com.hazelcast.partition.ReplicaMigrationEvent;
 import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.VisibilityListener;
+import io.sluice.queue.PartitionKey;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
 import io.vertx.core.Vertx;
@@ -83,10 +84,9 @@ public final class Reconciler implements MigrationListener {
     }
 
     private void reconcile() {
-        List<String> dropped = directory.dropMoved();
-        for (String key : dropped) {
-            String queue = key.substring(0, key.lastIndexOf('#'));
-            wakes.onVisible(queue, -1);
+        List<PartitionKey> dropped = directory.dropMoved();
+        for (PartitionKey key : dropped) {
+            wakes.onVisible(key.queue(), -1);
         }
         if (!dropped.isEmpty()) {
             LOG.fine(() -> "handed over " + dropped.size() + " partitions");

@@ -3,6 +3,7 @@ package io.sluice.partition;
 import io.sluice.queue.Clock;
 import io.sluice.queue.CommitPort;
 import io.sluice.queue.Partition;
+import io.sluice.queue.PartitionKey;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
@@ -42,9 +43,8 @@ public final class PartitionDirectory implements PartitionRouter {
     private static final long NEW_QUEUE_MILLIS = 10_000;
 
     private volatile boolean serving = true;
-    /** Running partitions and partitions being loaded, by "queue#index". */
-    private final ConcurrentHashMap<String, Future<PartitionHost>> hosts = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, String[]> keys = new ConcurrentHashMap<>();
+    /** Running partitions and partitions being loaded. */
+    private final ConcurrentHashMap<PartitionKey, Future<PartitionHost>> hosts = new ConcurrentHashMap<>();
 
     public PartitionDirectory(PartitionLoops loops, CommitPort port, Clock clock, QueueRegistry registry,
                               VisibilityListener listener, Ownership ownership) {
@@ -54,25 +54,6 @@ public final class PartitionDirectory implements PartitionRouter {
         this.registry = registry;
         this.listener = listener;
         this.ownership = ownership;
-    }
-
-    public static String key(String queueName, int partition) {
-        return queueName + "#" + partition;
-    }
-
-    /** {@link #key}, made once per queue partition: requests look partitions up without building strings. */
-    private String keyOf(String queueName, int partition) {
-        String[] known = keys.get(queueName);
-        if (known == null || partition >= known.length) {
-            known = keys.compute(queueName, (q, old) -> {
-                String[] grown = new String[Math.max(partition + 1, old == null ? 0 : old.length)];
-                for (int i = 0; i < grown.length; i++) {
-                    grown[i] = key(q, i);
-                }
-                return grown;
-            });
-        }
-        return known[partition];
     }
 
     /** Runs a request on a partition this node owns, starting the partition first if needed. */
@@ -85,7 +66,7 @@ public final class PartitionDirectory implements PartitionRouter {
         if (!serving || !ownership.ownsLocally(queueName, partition)) {
             return Future.failedFuture(new PartitionMoved(queueName, partition));
         }
-        Future<PartitionHost> host = hosts.get(keyOf(queueName, partition));
+        Future<PartitionHost> host = hosts.get(new PartitionKey(queueName, partition));
         if (host == null) {
             host = start(meta, partition);
         }
@@ -100,7 +81,7 @@ public final class PartitionDirectory implements PartitionRouter {
 
     /** Starts (loads and rebuilds) a partition this node owns; a no-op when it runs already. */
     public Future<PartitionHost> start(QueueMeta meta, int partition) {
-        String key = key(meta.name(), partition);
+        PartitionKey key = new PartitionKey(meta.name(), partition);
         return hosts.computeIfAbsent(key, k -> {
             ContextInternal loop = loops.assign();
             Promise<PartitionHost> started = loop.promise();
@@ -147,7 +128,7 @@ public final class PartitionDirectory implements PartitionRouter {
      */
     public void dropAll(boolean resume) {
         serving = resume;
-        for (String key : hosts.keySet()) {
+        for (PartitionKey key : hosts.keySet()) {
             detach(hosts.remove(key));
         }
     }
@@ -155,7 +136,7 @@ public final class PartitionDirectory implements PartitionRouter {
     /** Drops the partitions of a deleted queue. */
     public void forget(String queueName) {
         hosts.keySet().removeIf(k -> {
-            boolean match = k.startsWith(queueName + "#") && k.indexOf('#', queueName.length() + 1) < 0;
+            boolean match = k.queue().equals(queueName);
             if (match) {
                 detach(hosts.get(k));
             }
@@ -164,9 +145,9 @@ public final class PartitionDirectory implements PartitionRouter {
     }
 
     /** Drops the partitions this node no longer owns; they are rebuilt by their new owner. */
-    public List<String> dropMoved() {
-        List<String> dropped = new ArrayList<>();
-        for (Map.Entry<String, Future<PartitionHost>> e : hosts.entrySet()) {
+    public List<PartitionKey> dropMoved() {
+        List<PartitionKey> dropped = new ArrayList<>();
+        for (Map.Entry<PartitionKey, Future<PartitionHost>> e : hosts.entrySet()) {
             Future<PartitionHost> f = e.getValue();
             if (f.succeeded() && !ownership.ownsLocally(f.result().queueName(), f.result().index())) {
                 if (hosts.remove(e.getKey(), f)) {
@@ -184,7 +165,7 @@ public final class PartitionDirectory implements PartitionRouter {
     }
 
     public boolean isStarted(String queueName, int partition) {
-        return hosts.containsKey(keyOf(queueName, partition));
+        return hosts.containsKey(new PartitionKey(queueName, partition));
     }
 
     /** Counts of the partitions running here, by queue. */
@@ -207,7 +188,7 @@ public final class PartitionDirectory implements PartitionRouter {
         }
         PartitionStats[] out = new PartitionStats[meta.partitions()];
         for (int i = 0; i < out.length; i++) {
-            Future<PartitionHost> f = hosts.get(keyOf(queueName, i));
+            Future<PartitionHost> f = hosts.get(new PartitionKey(queueName, i));
             out[i] = f != null && f.succeeded() ? f.result().stats() : PartitionStats.EMPTY;
         }
         return out;

@@ -3,6 +3,7 @@ package io.sluice.partition;
 import io.sluice.queue.CommitPort;
 import io.sluice.queue.Partition;
 import io.sluice.queue.PartitionChange;
+import io.sluice.queue.PartitionKey;
 import io.sluice.queue.PartitionRequest;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -156,7 +157,7 @@ public final class PartitionHost {
             err = new IllegalStateException("ownership lost while committing");
         }
         if (err != null) {
-            LOG.log(Level.WARNING, "commit of " + queueName + "#" + index + " failed; rebuilding it from storage: "
+            LOG.log(Level.WARNING, "commit of " + new PartitionKey(queueName, index) + " failed; rebuilding it from storage: "
                     + err.getMessage());
             closed = true;
             onBroken.run();

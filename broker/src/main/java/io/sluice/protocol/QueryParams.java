@@ -67,7 +67,7 @@ final class QueryParams {
      * @param flat   decoded parameter names and values, in arrival order
      * @param action the call's action; CreateQueue names its tag map "tags" in JSON, every other call "Tags"
      */
-    static JsonObject toTree(Map<String, String> flat, String action) {
+    static JsonObject toTree(Map<String, String> flat, SqsAction action) {
         JsonObject out = new JsonObject();
         // prefix → index N → the rest of the name after "prefix.N." ("" when nothing follows) → value
         Map<String, TreeMap<Integer, Map<String, String>>> groups = new LinkedHashMap<>();
@@ -77,7 +77,7 @@ final class QueryParams {
                 out.put(EMPTY_LISTS.get(e.getKey()), new JsonArray());
             } else if (split == null && e.getValue().isEmpty() && EMPTY_MAPS.containsKey(e.getKey())) {
                 String member = EMPTY_MAPS.get(e.getKey());
-                out.put("CreateQueue".equals(action) && member.equals("Tags") ? "tags" : member, new JsonObject());
+                out.put(action == SqsAction.CREATE_QUEUE && member.equals("Tags") ? "tags" : member, new JsonObject());
             } else if (split == null) {
                 out.put(e.getKey(), e.getValue());
             } else {
@@ -98,7 +98,7 @@ final class QueryParams {
             } else if (prefix.equals("Attribute")) {
                 out.put("Attributes", pairMap(items, "Name", "Value"));
             } else {
-                out.put("CreateQueue".equals(action) ? "tags" : "Tags", pairMap(items, "Key", "Value"));
+                out.put(action == SqsAction.CREATE_QUEUE ? "tags" : "Tags", pairMap(items, "Key", "Value"));
             }
         });
         return out;

@@ -161,9 +161,9 @@ public final class QueueAttributes {
     /**
      * The attributes GetQueueAttributes reports for the requested names.
      *
-     * @param counts visible, not visible, delayed, used only when a count is asked for
+     * @param counts the queue's message counts, used only when a count is asked for
      */
-    public static Map<String, String> report(QueueMeta meta, List<String> requested, String arn, long[] counts) {
+    public static Map<String, String> report(QueueMeta meta, List<String> requested, String arn, MessageCounts counts) {
         boolean all = requested.contains("All");
         for (String name : requested) {
             if (!name.equals("All") && !REPORT_ORDER.contains(name)) {
@@ -177,9 +177,9 @@ public final class QueueAttributes {
             }
             String value = switch (name) {
                 case QUEUE_ARN -> arn;
-                case APPROXIMATE_NUMBER_OF_MESSAGES -> Long.toString(counts[0]);
-                case APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE -> Long.toString(counts[1]);
-                case APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED -> Long.toString(counts[2]);
+                case APPROXIMATE_NUMBER_OF_MESSAGES -> Long.toString(counts.visible());
+                case APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE -> Long.toString(counts.inFlight());
+                case APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED -> Long.toString(counts.delayed());
                 case CREATED_TIMESTAMP -> Long.toString(meta.createdMillis() / 1000);
                 case LAST_MODIFIED_TIMESTAMP -> Long.toString(meta.lastModifiedMillis() / 1000);
                 // As SQS: only a queue with SSE-KMS (a key named) has a data key reuse period to show.

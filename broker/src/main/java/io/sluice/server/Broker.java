@@ -5,6 +5,7 @@ import io.sluice.partition.PartitionRouter;
 import io.sluice.partition.PartitionStats;
 import io.sluice.protocol.Params;
 import io.sluice.queue.Clock;
+import io.sluice.queue.MessageCounts;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
 import io.sluice.queue.ReceiptHandle;
@@ -85,14 +86,22 @@ final class Broker {
         return t;
     }
 
-    /** Visible, not visible, delayed: the sums of the partitions' last published counts. */
-    long[] counts(String queueName) {
-        long[] sums = new long[3];
+    /** The queue's message counts: the sums of its partitions' last published counts. */
+    MessageCounts counts(String queueName) {
+        long visible = 0;
+        long inFlight = 0;
+        long delayed = 0;
         for (PartitionStats s : router.stats(queueName)) {
-            sums[0] += s.visible();
-            sums[1] += s.inFlight();
-            sums[2] += s.delayed();
+            visible += s.visible();
+            inFlight += s.inFlight();
+            delayed += s.delayed();
         }
-        return sums;
+        return new MessageCounts(visible, inFlight, delayed);
+    }
+
+    /** The queue an SQS ARN of this account names, or null when there is none. */
+    QueueMeta queueOfArn(String arn) {
+        String name = urls.nameOfArn(arn);
+        return name == null ? null : registry.find(name);
     }
 }

@@ -2,6 +2,7 @@ package io.sluice.server;
 
 import io.sluice.protocol.Params;
 import io.sluice.queue.ErrorCode;
+import io.sluice.queue.MessageCounts;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.QueueAttributes;
 import io.sluice.queue.QueueMeta;
@@ -80,7 +81,7 @@ final class QueueActions {
         if (names.isEmpty()) {
             return Future.succeededFuture(new JsonObject());
         }
-        long[] counts = QueueAttributes.needsCounts(names) ? broker.counts(meta.name()) : new long[3];
+        MessageCounts counts = QueueAttributes.needsCounts(names) ? broker.counts(meta.name()) : MessageCounts.NONE;
         Map<String, String> report = QueueAttributes.report(meta, names, broker.urls.arn(meta.name()), counts);
         JsonObject result = new JsonObject();
         if (!report.isEmpty()) {

@@ -26,8 +26,7 @@ final class RedriveAttributes {
         String policy = attributes.get(QueueAttributes.REDRIVE_POLICY);
         if (policy != null && !policy.isEmpty()) {
             RedrivePolicy p = parsePolicy(policy);
-            String targetName = broker.urls.nameOfArn(p.deadLetterTargetArn());
-            QueueMeta target = targetName == null ? null : broker.registry.find(targetName);
+            QueueMeta target = broker.queueOfArn(p.deadLetterTargetArn());
             RedrivePolicy.checkTarget(target, fifo, broker.urls.arn(queueName), allowPolicyOf(target));
             attributes.put(QueueAttributes.REDRIVE_POLICY, p.toJson());
         }

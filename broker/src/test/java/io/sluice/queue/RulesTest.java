@@ -202,7 +202,7 @@ class RulesTest {
         assertEquals(ErrorCode.INVALID_ATTRIBUTE_NAME, assertThrows(SqsException.class,
                 () -> QueueAttributes.validate(Map.of("QueueArn", "x"), false, true)).code());
         QueueMeta meta = new QueueMeta("q", false, 4, 1_000_000, 2_000_000, ok, Map.of(), 0);
-        Map<String, String> all = QueueAttributes.report(meta, List.of("All"), "arn:q", new long[] {1, 2, 3});
+        Map<String, String> all = QueueAttributes.report(meta, List.of("All"), "arn:q", new MessageCounts(1, 2, 3));
         assertEquals("45", all.get("VisibilityTimeout"));
         assertEquals("345600", all.get("MessageRetentionPeriod"));
         assertEquals("1048576", all.get("MaximumMessageSize"));
@@ -210,7 +210,7 @@ class RulesTest {
         assertEquals("1000", all.get("CreatedTimestamp"));
         assertFalse(all.containsKey("Policy"));
         assertEquals(ErrorCode.INVALID_ATTRIBUTE_NAME, assertThrows(SqsException.class,
-                () -> QueueAttributes.report(meta, List.of("Bogus"), "arn:q", new long[3])).code());
+                () -> QueueAttributes.report(meta, List.of("Bogus"), "arn:q", MessageCounts.NONE)).code());
     }
 
     @Test
