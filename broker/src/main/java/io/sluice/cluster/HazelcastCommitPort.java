@@ -51,14 +51,20 @@ public final class HazelcastCommitPort implements CommitPort {
         // Last change per key wins, so a message stored and deleted in one turn is only deleted.
         Map<String, byte[]> latest = new LinkedHashMap<>();
         for (PartitionChange c : changes) {
-            switch (c.kind()) {
-                case UPSERT -> latest.put(MessageKeys.key(MessageKeys.MESSAGE, c.key(), pk),
-                        WireCodec.encodeMessage(c.record().snapshot()));
-                case REMOVE -> latest.put(MessageKeys.key(MessageKeys.MESSAGE, c.key(), pk), null);
-                case DEDUP -> latest.put(MessageKeys.key(MessageKeys.DEDUP, c.key(), pk),
-                        c.value() == null ? null : WireCodec.encodeDedup((DedupEntry) c.value()));
-                case ATTEMPT -> latest.put(MessageKeys.key(MessageKeys.ATTEMPT, c.key(), pk),
-                        c.value() == null ? null : WireCodec.encodeAttempt((StoredAttempt) c.value()));
+            if (c instanceof PartitionChange.MessageStored m) {
+                latest.put(MessageKeys.key(MessageKeys.MESSAGE, m.messageId(), pk), WireCodec.encodeMessage(m.record().snapshot()));
+            } else if (c instanceof PartitionChange.MessageRemoved m) {
+                latest.put(MessageKeys.key(MessageKeys.MESSAGE, m.messageId(), pk), null);
+            } else if (c instanceof PartitionChange.DedupStored d) {
+                latest.put(MessageKeys.key(MessageKeys.DEDUP, d.key(), pk), WireCodec.encodeDedup(d.entry()));
+            } else if (c instanceof PartitionChange.DedupRemoved d) {
+                latest.put(MessageKeys.key(MessageKeys.DEDUP, d.key(), pk), null);
+            } else if (c instanceof PartitionChange.AttemptStored a) {
+                latest.put(MessageKeys.key(MessageKeys.ATTEMPT, a.attemptId(), pk), WireCodec.encodeAttempt(a.attempt()));
+            } else if (c instanceof PartitionChange.AttemptRemoved a) {
+                latest.put(MessageKeys.key(MessageKeys.ATTEMPT, a.attemptId(), pk), null);
+            } else {
+                throw new IllegalArgumentException("unknown change " + c);
             }
         }
         // The callback only completes a JDK future, on the thread that completed Hazelcast's: given no

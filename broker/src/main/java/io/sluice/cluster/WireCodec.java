@@ -10,6 +10,7 @@ import io.sluice.queue.MessageState;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.ReceiveOutcome;
+import io.sluice.queue.RedrivePolicy;
 import io.sluice.queue.SendOutcome;
 import io.sluice.queue.SqsException;
 import io.sluice.queue.StoredAttempt;
@@ -73,8 +74,11 @@ import java.util.Map;
  */
 public final class WireCodec {
 
-    /** The format version, the first byte of every encoded value. */
-    public static final byte FORMAT = 1;
+    /**
+     * The format version, the first byte of every encoded value. 2: queue metadata ends with its
+     * redrive policy (a presence byte, then the target ARN and maxReceiveCount).
+     */
+    public static final byte FORMAT = 2;
 
     // Kinds: the second byte.
     private static final byte K_MESSAGE = 1;
@@ -222,6 +226,12 @@ public final class WireCodec {
         writeStringMap(w, q.attributes());
         writeStringMap(w, q.tags());
         w.putLong(q.purgedAt());
+        RedrivePolicy redrive = q.redrivePolicy();
+        w.putBoolean(redrive != null);
+        if (redrive != null) {
+            w.putString(redrive.deadLetterTargetArn());
+            w.putInt(redrive.maxReceiveCount());
+        }
         return w.toArray();
     }
 
@@ -236,7 +246,8 @@ public final class WireCodec {
             Map<String, String> attributes = readStringMap(r);
             Map<String, String> tags = readStringMap(r);
             long purgedAt = r.getLong();
-            return r.end(new QueueMeta(name, fifo, partitions, created, modified, attributes, tags, purgedAt));
+            RedrivePolicy redrive = r.getBoolean() ? new RedrivePolicy(r.getString(), r.getInt()) : null;
+            return r.end(new QueueMeta(name, fifo, partitions, created, modified, attributes, tags, purgedAt, redrive));
         } catch (IllegalArgumentException e) {
             throw e;
         } catch (RuntimeException e) {

@@ -61,7 +61,7 @@ public final class InMemoryQueueRegistry implements QueueRegistry {
         if (existing == null) {
             return proposed;
         }
-        String differing = QueueAttributes.firstDifference(existing, proposed.attributes());
+        String differing = QueueAttributes.firstDifference(existing, proposed);
         if (differing != null) {
             throw new SqsException(ErrorCode.QUEUE_ALREADY_EXISTS,
                     "A queue already exists with the same name and a different value for attribute " + differing);

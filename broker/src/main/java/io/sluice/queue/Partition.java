@@ -4,8 +4,11 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 
 /**
  * The state machine of one queue partition: its stored messages, visible, in flight or delayed,
@@ -103,7 +106,7 @@ public final class Partition {
         } else {
             makeVisible(r, now);
         }
-        changes.add(PartitionChange.upsert(r));
+        changes.add(PartitionChange.MessageStored.of(r));
         if (dedupKey != null) {
             putDedup(dedupKey, new DedupEntry(r.messageId, r.sequenceNumber, now + DedupEntry.WINDOW_MILLIS));
         }
@@ -228,7 +231,7 @@ public final class Partition {
                 inFlightCount++;
                 ready.tookInFlight(r);
                 schedule(r, now + timeoutMillis);
-                changes.add(PartitionChange.upsert(r));
+                changes.add(PartitionChange.MessageStored.of(r));
             }
             return;
         }
@@ -241,7 +244,7 @@ public final class Partition {
             } else {
                 schedule(m, now + timeoutMillis);
             }
-            changes.add(PartitionChange.upsert(m));
+            changes.add(PartitionChange.MessageStored.of(m));
         }
     }
 
@@ -249,7 +252,7 @@ public final class Partition {
     public void purge() {
         for (MessageRecord r : messages.values()) {
             r.removed = true;
-            changes.add(PartitionChange.remove(r));
+            changes.add(new PartitionChange.MessageRemoved(r.messageId));
         }
         messages.clear();
         ready.clear();
@@ -305,7 +308,7 @@ public final class Partition {
         Attempt a = new Attempt(List.copyOf(refs), now + ATTEMPT_WINDOW_MILLIS);
         attempts.remove(attemptId);
         attempts.put(attemptId, a);
-        changes.add(PartitionChange.attempt(attemptId, new StoredAttempt(a.refs, a.expiresAt)));
+        changes.add(new PartitionChange.AttemptStored(attemptId, new StoredAttempt(a.refs, a.expiresAt)));
     }
 
     /** What an earlier attempt with this id returned, or null when none is remembered. */
@@ -393,7 +396,7 @@ public final class Partition {
         r.receivedAt = now;
         r.receiptToken = tokens.nextLong();
         schedule(r, now + timeoutMillis);
-        changes.add(PartitionChange.upsert(r));
+        changes.add(PartitionChange.MessageStored.of(r));
         return r.deliver();
     }
 
@@ -414,27 +417,27 @@ public final class Partition {
             it.remove();
             forget(r);
         }
-        expireHead(dedup, now, e -> e.expiresAt(), PartitionChange.Kind.DEDUP);
-        expireHead(attempts, now, Attempt::expiresAt, PartitionChange.Kind.ATTEMPT);
+        expireHead(dedup, now, DedupEntry::expiresAt, PartitionChange.DedupRemoved::new);
+        expireHead(attempts, now, Attempt::expiresAt, PartitionChange.AttemptRemoved::new);
     }
 
     private <V> void expireHead(LinkedHashMap<String, V> map, long now,
-                                java.util.function.ToLongFunction<V> expiresAt, PartitionChange.Kind kind) {
-        Iterator<java.util.Map.Entry<String, V>> it = map.entrySet().iterator();
+                                ToLongFunction<V> expiresAt, Function<String, PartitionChange> removal) {
+        Iterator<Map.Entry<String, V>> it = map.entrySet().iterator();
         while (it.hasNext()) {
-            java.util.Map.Entry<String, V> e = it.next();
+            Map.Entry<String, V> e = it.next();
             if (expiresAt.applyAsLong(e.getValue()) > now) {
                 break;
             }
             it.remove();
-            changes.add(new PartitionChange(kind, e.getKey(), null, null));
+            changes.add(removal.apply(e.getKey()));
         }
     }
 
     private void putDedup(String key, DedupEntry e) {
         dedup.remove(key);
         dedup.put(key, e);
-        changes.add(PartitionChange.dedup(key, e));
+        changes.add(new PartitionChange.DedupStored(key, e));
     }
 
     /**
@@ -479,6 +482,6 @@ public final class Partition {
         if (ready.removed(r, r.state)) {
             newlyVisible++;
         }
-        changes.add(PartitionChange.remove(r));
+        changes.add(new PartitionChange.MessageRemoved(r.messageId));
     }
 }

@@ -125,7 +125,7 @@ public final class QueueAttributes {
         return switch (name) {
             case SQS_MANAGED_SSE_ENABLED, CONTENT_BASED_DEDUPLICATION, FIFO_QUEUE -> bool(name, value);
             case POLICY -> jsonObjectOrEmpty(name, value);
-            // Checked against the queues they name by the caller, which reads the JSON.
+            // Read and checked against the queues they name by the caller, which parses the JSON.
             case REDRIVE_POLICY, REDRIVE_ALLOW_POLICY -> value.trim();
             case DEDUPLICATION_SCOPE -> oneOf(name, value, "messageGroup", "queue");
             case FIFO_THROUGHPUT_LIMIT -> oneOf(name, value, "perQueue", "perMessageGroupId");
@@ -199,13 +199,19 @@ public final class QueueAttributes {
         return requested.contains("All") || requested.stream().anyMatch(COUNTS::contains);
     }
 
-    /** The first attribute whose requested value differs from the queue's, or null if none. */
-    public static String firstDifference(QueueMeta existing, Map<String, String> requested) {
-        for (Map.Entry<String, String> e : requested.entrySet()) {
+    /**
+     * The first attribute a CreateQueue of an existing queue asks a different value of, or null
+     * if none: the attributes {@code proposed} sets, and its redrive policy if it has one.
+     */
+    public static String firstDifference(QueueMeta existing, QueueMeta proposed) {
+        for (Map.Entry<String, String> e : proposed.attributes().entrySet()) {
             String current = existing.attribute(e.getKey());
             if (!e.getValue().equals(current == null ? "" : current)) {
                 return e.getKey();
             }
+        }
+        if (proposed.redrivePolicy() != null && !proposed.redrivePolicy().equals(existing.redrivePolicy())) {
+            return REDRIVE_POLICY;
         }
         return null;
     }

@@ -7,6 +7,7 @@ import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.QueueAttributes;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueNames;
+import io.sluice.queue.RedrivePolicy;
 import io.sluice.queue.SqsException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -42,12 +43,12 @@ final class QueueActions {
         // A .fifo name without FifoQueue=true is a standard queue name with a dot, which SQS refuses.
         QueueNames.check(name, fifo && fifoAttribute);
         Map<String, String> attributes = QueueAttributes.validate(given, fifo, true);
-        redrive.check(name, fifo, attributes);
+        RedrivePolicy redrivePolicy = redrive.take(name, fifo, attributes);
         Map<String, String> tags = params.has("tags") ? params.stringMap("tags") : params.stringMap("Tags");
         TagActions.checkTags(tags);
         long now = broker.clock.millis();
         return Broker.await(broker.registry.create(
-                        new QueueMeta(name, fifo, broker.config.partitions(), now, now, attributes, tags, 0)))
+                        new QueueMeta(name, fifo, broker.config.partitions(), now, now, attributes, tags, 0, redrivePolicy)))
                 .map(created -> new JsonObject().put("QueueUrl", broker.urls.url(name)));
     }
 
@@ -96,10 +97,13 @@ final class QueueActions {
             throw SqsException.missingParameter("Attributes");
         }
         Map<String, String> validated = QueueAttributes.validate(params.stringMap("Attributes"), meta.fifo(), false);
-        redrive.check(meta.name(), meta.fifo(), validated);
+        boolean setsRedrivePolicy = validated.containsKey(QueueAttributes.REDRIVE_POLICY);
+        RedrivePolicy redrivePolicy = redrive.take(meta.name(), meta.fifo(), validated);
         long now = broker.clock.millis();
-        return Broker.await(broker.registry.update(meta.name(), m -> m.withAttributes(validated, now)))
-                .map(m -> new JsonObject());
+        return Broker.await(broker.registry.update(meta.name(), m -> {
+            QueueMeta changed = m.withAttributes(validated, now);
+            return setsRedrivePolicy ? changed.withRedrivePolicy(redrivePolicy, now) : changed;
+        })).map(m -> new JsonObject());
     }
 
     Future<JsonObject> purgeQueue(Params params, RequestInfo info) {

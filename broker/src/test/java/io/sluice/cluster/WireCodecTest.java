@@ -20,6 +20,7 @@ import io.sluice.queue.MessageState;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.ReceiveOutcome;
+import io.sluice.queue.RedrivePolicy;
 import io.sluice.queue.SendOutcome;
 import io.sluice.queue.SqsException;
 import io.sluice.queue.StoredAttempt;
@@ -142,6 +143,13 @@ class WireCodecTest {
         assertEquals(plain, back);
         assertTrue(back.attributes().isEmpty());
         assertTrue(back.tags().isEmpty());
+        assertNull(back.redrivePolicy());
+        QueueMeta withRedrive = new QueueMeta("src", false, 2, 0, 0, Map.of("DelaySeconds", "3"), Map.of(), 0,
+                new RedrivePolicy("arn:aws:sqs:us-east-1:000000000000:dlq", 7));
+        QueueMeta redriveBack = WireCodec.decodeQueueMeta(WireCodec.encodeQueueMeta(withRedrive));
+        assertEquals(withRedrive, redriveBack);
+        assertEquals(new RedrivePolicy("arn:aws:sqs:us-east-1:000000000000:dlq", 7), redriveBack.redrivePolicy());
+        assertEquals(3, redriveBack.delaySeconds());
     }
 
     // ---------------------------------------------------------------- requests

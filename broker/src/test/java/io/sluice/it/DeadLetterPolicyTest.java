@@ -20,6 +20,7 @@ import static io.sluice.it.FifoSupport.redriveAllowByQueue;
 import static io.sluice.it.FifoSupport.redrivePolicy;
 import static io.sluice.it.SqsAssert.INVALID_PARAMETER_VALUE;
 import static io.sluice.it.SqsAssert.NON_EXISTENT_QUEUE;
+import static io.sluice.it.SqsAssert.QUEUE_ALREADY_EXISTS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -61,6 +62,19 @@ class DeadLetterPolicyTest {
         assertPolicy(broker.attribute(onSet, "RedrivePolicy"), dlqArn, 1000);
         setAttr(onSet, "RedrivePolicy", redrivePolicy(dlqArn, 1));
         assertPolicy(broker.attribute(onSet, "RedrivePolicy"), dlqArn, 1);
+        setAttr(onSet, "VisibilityTimeout", "40");
+        assertPolicy(broker.attribute(onSet, "RedrivePolicy"), dlqArn, 1);
+        setAttr(onSet, "RedrivePolicy", "");
+        assertNull(broker.attributes(onSet).get("RedrivePolicy"), "an empty RedrivePolicy removes the policy");
+        assertEquals("40", broker.attribute(onSet, "VisibilityTimeout"));
+
+        // Creating the queue again is idempotent with the same policy, refused with another.
+        String srcName = BrokerExtension.nameOf(onCreate);
+        assertEquals(onCreate, sqs().createQueue(r -> r.queueName(srcName)
+                .attributesWithStrings(Map.of("RedrivePolicy", redrivePolicy(dlqArn, 2)))).queueUrl());
+        assertErrorCode(QUEUE_ALREADY_EXISTS, () -> sqs().createQueue(r -> r.queueName(srcName)
+                        .attributesWithStrings(Map.of("RedrivePolicy", redrivePolicy(dlqArn, 3)))),
+                "CreateQueue of an existing queue with another RedrivePolicy");
 
         // maxReceiveCount given as a string, as the console and many tools send it.
         String asString = broker.createQueue("src3", Map.of("RedrivePolicy",

@@ -209,6 +209,16 @@ class RulesTest {
         assertEquals("3", all.get("ApproximateNumberOfMessagesDelayed"));
         assertEquals("1000", all.get("CreatedTimestamp"));
         assertFalse(all.containsKey("Policy"));
+        assertFalse(all.containsKey("RedrivePolicy"));
+        assertEquals(45, meta.visibilityTimeoutSeconds());
+        assertEquals(345_600_000L, meta.retentionMillis());
+        QueueMeta withRedrive = meta.withRedrivePolicy(new RedrivePolicy("arn:aws:sqs:r:1:dlq", 5), 3_000_000);
+        assertEquals("{\"deadLetterTargetArn\":\"arn:aws:sqs:r:1:dlq\",\"maxReceiveCount\":5}",
+                QueueAttributes.report(withRedrive, List.of("RedrivePolicy"), "arn:q", MessageCounts.NONE).get("RedrivePolicy"));
+        assertEquals(3_000, withRedrive.lastModifiedMillis() / 1000);
+        assertEquals(45, withRedrive.withAttributes(Map.of("DelaySeconds", "7"), 4_000_000).visibilityTimeoutSeconds());
+        assertEquals(7, withRedrive.withAttributes(Map.of("DelaySeconds", "7"), 4_000_000).delaySeconds());
+        assertEquals(withRedrive.redrivePolicy(), withRedrive.withAttributes(Map.of(), 0).redrivePolicy());
         assertEquals(ErrorCode.INVALID_ATTRIBUTE_NAME, assertThrows(SqsException.class,
                 () -> QueueAttributes.report(meta, List.of("Bogus"), "arn:q", MessageCounts.NONE)).code());
     }
@@ -222,6 +232,14 @@ class RulesTest {
         assertEquals(q, join(registry.create(new QueueMeta("q", false, 2, 9, 9, Map.of("DelaySeconds", "5"), Map.of(), 0))));
         assertEquals(ErrorCode.QUEUE_ALREADY_EXISTS, assertThrows(SqsException.class,
                 () -> join(registry.create(new QueueMeta("q", false, 2, 0, 0, Map.of("DelaySeconds", "6"), Map.of(), 0)))).code());
+        RedrivePolicy redrive = new RedrivePolicy("arn:aws:sqs:r:1:dlq", 3);
+        QueueMeta src = new QueueMeta("src", false, 2, 0, 0, Map.of(), Map.of(), 0, redrive);
+        join(registry.create(src));
+        assertEquals(src, join(registry.create(new QueueMeta("src", false, 2, 9, 9, Map.of(), Map.of(), 0,
+                new RedrivePolicy("arn:aws:sqs:r:1:dlq", 3)))));
+        assertEquals(ErrorCode.QUEUE_ALREADY_EXISTS, assertThrows(SqsException.class,
+                () -> join(registry.create(new QueueMeta("src", false, 2, 0, 0, Map.of(), Map.of(), 0,
+                        new RedrivePolicy("arn:aws:sqs:r:1:dlq", 4))))).code());
         join(registry.delete("q"));
         assertEquals(ErrorCode.QUEUE_DELETED_RECENTLY, assertThrows(SqsException.class, () -> join(registry.create(q))).code());
         clock.advanceSeconds(60);
