@@ -8,9 +8,10 @@ import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
 import io.sluice.queue.SequenceClock;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -73,9 +74,16 @@ public final class PartitionDirectory implements PartitionRouter {
         if (host.succeeded()) {
             return host.result().execute(request);
         }
-        ContextInternal caller = ContextInternal.current();
-        Promise<R> answer = caller != null ? caller.promise() : Promise.promise();
-        host.compose(h -> h.execute(request)).onComplete(answer);
+        // Still loading: the request runs once it is loaded, and answers where the caller runs.
+        Context caller = Vertx.currentContext();
+        Promise<R> answer = Promise.promise();
+        host.onComplete(ar -> {
+            if (ar.succeeded()) {
+                ar.result().execute(request, caller).onComplete(answer);
+            } else {
+                PartitionHost.completeOn(caller, answer, null, ar.cause());
+            }
+        });
         return answer.future();
     }
 
@@ -83,8 +91,8 @@ public final class PartitionDirectory implements PartitionRouter {
     public Future<PartitionHost> start(QueueMeta meta, int partition) {
         PartitionKey key = new PartitionKey(meta.name(), partition);
         return hosts.computeIfAbsent(key, k -> {
-            ContextInternal loop = loops.assign();
-            Promise<PartitionHost> started = loop.promise();
+            Context loop = loops.assign();
+            Promise<PartitionHost> started = Promise.promise();
             long grace = clock.millis() - meta.createdMillis() < NEW_QUEUE_MILLIS ? 0 : HANDOVER_GRACE_MILLIS;
             loop.runOnContext(v -> delay(loop, grace).compose(x -> Future.fromCompletionStage(port.load(meta.name(), partition), loop))
                     .onFailure(err -> {
@@ -110,11 +118,12 @@ public final class PartitionDirectory implements PartitionRouter {
         });
     }
 
-    private static Future<Void> delay(ContextInternal loop, long millis) {
+    /** A future completed on {@code loop} after {@code millis}; called on that loop, so the timer is its. */
+    private static Future<Void> delay(Context loop, long millis) {
         if (millis <= 0) {
             return Future.succeededFuture();
         }
-        Promise<Void> p = loop.promise();
+        Promise<Void> p = Promise.promise();
         loop.owner().setTimer(millis, id -> p.complete());
         return p.future();
     }

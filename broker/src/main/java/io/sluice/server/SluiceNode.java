@@ -105,7 +105,7 @@ public final class SluiceNode implements AutoCloseable {
                     longPolls.wakeAll(name);
                 });
         HazelcastOwnership ownership = new HazelcastOwnership(hz.getPartitionService());
-        PartitionLoops loops = new PartitionLoops(vertx, eventLoops, clock);
+        PartitionLoops loops = await(PartitionLoops.deploy(vertx, eventLoops, clock), "start the partition loops");
         PartitionDirectory directory;
         Ownership owned;
         BooleanSupplier paused;
@@ -169,7 +169,7 @@ public final class SluiceNode implements AutoCloseable {
         // Stop serving partitions before leaving: requests re-route to the next owners (after the
         // migration) instead of being written by a node whose writes could land late.
         directory.dropAll(false);
-        loops.stop(vertx);
+        loops.stop();
         try {
             vertx.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         } catch (Exception e) {

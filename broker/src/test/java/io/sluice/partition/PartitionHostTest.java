@@ -12,6 +12,8 @@ import io.sluice.queue.MessageRecord;
 import io.sluice.queue.PartitionChange;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.QueueMeta;
+import io.sluice.queue.SendOutcome;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
@@ -53,12 +55,12 @@ class PartitionHostTest {
         }
     };
 
-    private PartitionDirectory directory() {
+    private PartitionDirectory directory() throws Exception {
         InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
         QueueMeta meta = new QueueMeta("q", false, 1, 0, 0, Map.of(), Map.of(), 0);
         registry.create(meta).toCompletableFuture().join();
         this.registry = registry;
-        return new PartitionDirectory(new PartitionLoops(vertx, 2, Clock.SYSTEM), recordingPort,
+        return new PartitionDirectory(await(PartitionLoops.deploy(vertx, 2, Clock.SYSTEM)), recordingPort,
                 Clock.SYSTEM, registry, (queue, partition) -> wakes.incrementAndGet(), Ownership.ALWAYS);
     }
 
@@ -102,6 +104,27 @@ class PartitionHostTest {
         List<Delivery> got = await(d.execute("q", 0, new PartitionRequest.Receive(10, 30_000))).delivered();
         assertEquals(1, got.size());
         assertEquals(1, d.stats("q")[0].inFlight());
+    }
+
+    @Test
+    void answersArriveOnTheCallersContext() throws Exception {
+        PartitionDirectory d = directory();
+        Context caller = vertx.getOrCreateContext();
+        List<Boolean> onCaller = new CopyOnWriteArrayList<>();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        caller.runOnContext(v -> {
+            // The first request finds the partition loading; the second finds it running.
+            Future<SendOutcome> first = d.execute("q", 0, new PartitionRequest.Send(message(1), 0));
+            first.onComplete(ar -> {
+                onCaller.add(Vertx.currentContext() == caller);
+                d.execute("q", 0, new PartitionRequest.Receive(1, 30_000)).onComplete(r -> {
+                    onCaller.add(Vertx.currentContext() == caller && r.succeeded() && r.result().delivered().size() == 1);
+                    done.complete(null);
+                });
+            });
+        });
+        done.get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(true, true), onCaller);
     }
 
     @Test
