@@ -14,9 +14,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
 /**
  * Partition state in a Hazelcast map with synchronous backups. One loop turn's changes become
@@ -30,13 +32,12 @@ public final class HazelcastCommitPort implements CommitPort {
     private static final Executor DIRECT = Runnable::run;
 
     private final IMap<String, byte[]> map;
-    private final java.util.function.Supplier<java.util.UUID> localMember;
+    private final Supplier<UUID> localMember;
     /** Where the loading query runs: Hazelcast has no asynchronous query, and event loops must not block. */
     private final Executor blocking;
 
     /** @param localMember this member's current identity (it changes when a split brain heals) */
-    public HazelcastCommitPort(IMap<String, byte[]> map, java.util.function.Supplier<java.util.UUID> localMember,
-                               Executor blocking) {
+    public HazelcastCommitPort(IMap<String, byte[]> map, Supplier<UUID> localMember, Executor blocking) {
         this.map = map;
         this.localMember = localMember;
         this.blocking = blocking;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -100,7 +101,7 @@ public final class ConfigLoader {
         if (c.cluster().backupCount() < 0 || c.cluster().backupCount() > 6) {
             throw new IllegalArgumentException("backupCount must be 0..6, got " + c.cluster().backupCount());
         }
-        if (c.cluster().configFile() != null && !java.nio.file.Files.isReadable(java.nio.file.Path.of(c.cluster().configFile()))) {
+        if (c.cluster().configFile() != null && !Files.isReadable(Path.of(c.cluster().configFile()))) {
             throw new IllegalArgumentException("cannot read cluster config " + c.cluster().configFile());
         }
         if (!c.accountId().matches("[0-9]{12}")) {
@@ -126,7 +127,7 @@ public final class ConfigLoader {
             }
         }
         for (String f : flags.keySet()) {
-            if (!f.equals("--config") && java.util.Arrays.stream(Option.values()).noneMatch(o -> o.flag.equals(f))) {
+            if (!f.equals("--config") && Arrays.stream(Option.values()).noneMatch(o -> o.flag.equals(f))) {
                 throw new IllegalArgumentException("unknown option: " + f);
             }
         }

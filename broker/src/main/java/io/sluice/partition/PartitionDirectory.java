@@ -13,6 +13,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -179,11 +180,11 @@ public final class PartitionDirectory implements PartitionRouter {
 
     /** Counts of the partitions running here, by queue. */
     public Map<String, Map<Integer, PartitionStats>> localStats() {
-        Map<String, Map<Integer, PartitionStats>> out = new java.util.HashMap<>();
+        Map<String, Map<Integer, PartitionStats>> out = new HashMap<>();
         for (Future<PartitionHost> f : hosts.values()) {
             if (f.succeeded()) {
                 PartitionHost h = f.result();
-                out.computeIfAbsent(h.queueName(), k -> new java.util.HashMap<>()).put(h.index(), h.stats());
+                out.computeIfAbsent(h.queueName(), k -> new HashMap<>()).put(h.index(), h.stats());
             }
         }
         return out;

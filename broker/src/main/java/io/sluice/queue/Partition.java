@@ -1,14 +1,17 @@
 package io.sluice.queue;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.SplittableRandom;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.ToLongFunction;
+import java.util.random.RandomGenerator;
 
 /**
  * The state machine of one queue partition: its stored messages, visible, in flight or delayed,
@@ -35,7 +38,7 @@ public final class Partition {
     private final ReadySet ready;
     private final PriorityQueue<Deadline> deadlines = new PriorityQueue<>();
     private final List<PartitionChange> changes = new ArrayList<>();
-    private final java.util.random.RandomGenerator tokens = new java.util.SplittableRandom();
+    private final RandomGenerator tokens = new SplittableRandom();
     /** FIFO deduplication records and receive attempts, oldest first so expiry scans from the head. */
     private final LinkedHashMap<String, DedupEntry> dedup = new LinkedHashMap<>();
     private final LinkedHashMap<String, Attempt> attempts = new LinkedHashMap<>();
@@ -269,14 +272,14 @@ public final class Partition {
      * receive attempts still within their windows. Nothing here is a new change.
      */
     public void restore(PartitionSnapshot snapshot) {
-        java.util.Map<String, DedupEntry> dedupEntries = snapshot.dedup();
-        java.util.Map<String, StoredAttempt> storedAttempts = snapshot.attempts();
+        Map<String, DedupEntry> dedupEntries = snapshot.dedup();
+        Map<String, StoredAttempt> storedAttempts = snapshot.attempts();
         List<StoredMessage> ordered = new ArrayList<>(snapshot.messages());
         // FIFO order is the order the partition stored messages in, which sequence numbers record
         // (zero-padded, so text order is number order); sent times may come from other nodes' clocks.
         ordered.sort(fifo
-                ? java.util.Comparator.comparing(StoredMessage::sequenceNumber)
-                : java.util.Comparator.comparingLong(StoredMessage::sentTimestamp));
+                ? Comparator.comparing(StoredMessage::sequenceNumber)
+                : Comparator.comparingLong(StoredMessage::sentTimestamp));
         for (StoredMessage s : ordered) {
             MessageRecord r = MessageRecord.restore(s);
             messages.put(r.messageId, r);
@@ -295,7 +298,7 @@ public final class Partition {
             }
         }
         dedupEntries.entrySet().stream()
-                .sorted(java.util.Map.Entry.comparingByValue(java.util.Comparator.comparingLong(DedupEntry::expiresAt)))
+                .sorted(Map.Entry.comparingByValue(Comparator.comparingLong(DedupEntry::expiresAt)))
                 .forEach(e -> dedup.put(e.getKey(), e.getValue()));
         storedAttempts.forEach((id, a) -> attempts.put(id, new Attempt(a.refs(), a.expiresAt())));
         // Expiries found here are real changes: storage must forget those records too.

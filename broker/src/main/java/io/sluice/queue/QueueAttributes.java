@@ -2,6 +2,7 @@ package io.sluice.queue;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -144,7 +145,7 @@ public final class QueueAttributes {
 
     private static String bool(String name, String value) {
         if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
-            return value.toLowerCase(java.util.Locale.ROOT);
+            return value.toLowerCase(Locale.ROOT);
         }
         throw invalidValue(name);
     }

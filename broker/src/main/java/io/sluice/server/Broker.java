@@ -1,14 +1,26 @@
 package io.sluice.server;
 
 import io.sluice.config.BrokerConfig;
+import io.sluice.partition.PartitionMoved;
 import io.sluice.partition.PartitionRouter;
 import io.sluice.partition.PartitionStats;
 import io.sluice.protocol.Params;
 import io.sluice.queue.Clock;
+import io.sluice.queue.ErrorCode;
 import io.sluice.queue.MessageCounts;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
 import io.sluice.queue.ReceiptHandle;
+import io.sluice.queue.SqsException;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.ReplyException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /** The parts every action handler shares; all are safe to use from any event loop. */
 final class Broker {
@@ -33,11 +45,10 @@ final class Broker {
         this.memory = memory;
     }
 
-    private final java.util.concurrent.atomic.AtomicReference<MessageMoveTasks> moveTasks =
-            new java.util.concurrent.atomic.AtomicReference<>();
+    private final AtomicReference<MessageMoveTasks> moveTasks = new AtomicReference<>();
 
     /** The node's one registry of move tasks, made by the first HTTP verticle that asks. */
-    MessageMoveTasks moveTasks(java.util.function.Supplier<MessageMoveTasks> create) {
+    MessageMoveTasks moveTasks(Supplier<MessageMoveTasks> create) {
         return moveTasks.updateAndGet(existing -> existing != null ? existing : create.get());
     }
 
@@ -52,11 +63,10 @@ final class Broker {
     }
 
     /** A registry write as a Vert.x future, completing on the caller's event loop. */
-    static <T> io.vertx.core.Future<T> await(java.util.concurrent.CompletionStage<T> stage) {
-        io.vertx.core.Context ctx = io.vertx.core.Vertx.currentContext();
-        io.vertx.core.Future<T> f = ctx == null ? io.vertx.core.Future.fromCompletionStage(stage)
-                : io.vertx.core.Future.fromCompletionStage(stage, ctx);
-        return f.recover(err -> io.vertx.core.Future.failedFuture(unwrap(err)));
+    static <T> Future<T> await(CompletionStage<T> stage) {
+        Context ctx = Vertx.currentContext();
+        Future<T> f = ctx == null ? Future.fromCompletionStage(stage) : Future.fromCompletionStage(stage, ctx);
+        return f.recover(err -> Future.failedFuture(unwrap(err)));
     }
 
     /**
@@ -64,13 +74,13 @@ final class Broker {
      * transit may or may not have run: the client gets a retryable ServiceUnavailable, as SQS
      * does for its own internal hiccups.
      */
-    static io.sluice.queue.SqsException asSqsError(Throwable failure) {
+    static SqsException asSqsError(Throwable failure) {
         Throwable err = unwrap(failure);
-        if (err instanceof io.sluice.queue.SqsException e) {
+        if (err instanceof SqsException e) {
             return e;
         }
-        if (err instanceof io.vertx.core.eventbus.ReplyException || err instanceof io.sluice.partition.PartitionMoved) {
-            return new io.sluice.queue.SqsException(io.sluice.queue.ErrorCode.SERVICE_UNAVAILABLE,
+        if (err instanceof ReplyException || err instanceof PartitionMoved) {
+            return new SqsException(ErrorCode.SERVICE_UNAVAILABLE,
                     "The queue partition's node did not answer; try again.");
         }
         return null;
@@ -79,8 +89,7 @@ final class Broker {
     /** The failure inside the wrappers CompletableFuture adds. */
     static Throwable unwrap(Throwable err) {
         Throwable t = err;
-        while ((t instanceof java.util.concurrent.CompletionException || t instanceof java.util.concurrent.ExecutionException)
-                && t.getCause() != null) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
             t = t.getCause();
         }
         return t;

@@ -1,6 +1,7 @@
 package io.sluice.server;
 
 import io.vertx.core.http.HttpServerRequest;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -27,7 +28,7 @@ final class Health {
     void awaitReady(long timeoutSeconds) {
         long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
         while (!ready() && System.nanoTime() < deadline) {
-            java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
+            LockSupport.parkNanos(20_000_000L);
         }
         if (!ready()) {
             throw new IllegalStateException("node not ready after " + timeoutSeconds + " s");

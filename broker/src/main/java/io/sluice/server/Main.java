@@ -4,6 +4,7 @@ import io.sluice.config.BrokerConfig;
 import io.sluice.config.ConfigLoader;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /** {@code java -jar sluice.jar [--port 9324] [--config sluice.yaml] ...}: runs one node until SIGTERM. */
@@ -29,8 +30,8 @@ public final class Main {
         }
         System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT.%1$tL %4$s %3$s - %5$s%6$s%n");
         Logger log = Logger.getLogger("io.sluice");
-        HAZELCAST_LOG.setLevel(java.util.logging.Level.WARNING);
-        MEMBERSHIP_LOG.setLevel(java.util.logging.Level.INFO);
+        HAZELCAST_LOG.setLevel(Level.WARNING);
+        MEMBERSHIP_LOG.setLevel(Level.INFO);
         BrokerConfig config;
         try {
             config = ConfigLoader.load(Arrays.asList(args), System.getenv());

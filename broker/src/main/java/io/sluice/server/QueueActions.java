@@ -7,6 +7,7 @@ import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.QueueAttributes;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueNames;
+import io.sluice.queue.QueueRegistry;
 import io.sluice.queue.RedrivePolicy;
 import io.sluice.queue.SqsException;
 import io.vertx.core.Future;
@@ -15,6 +16,7 @@ import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -55,7 +57,7 @@ final class QueueActions {
     Future<JsonObject> getQueueUrl(Params params, RequestInfo info) {
         String name = params.requiredString("QueueName");
         if (broker.registry.find(name) == null) {
-            throw io.sluice.queue.QueueRegistry.doesNotExist();
+            throw QueueRegistry.doesNotExist();
         }
         return Future.succeededFuture(new JsonObject().put("QueueUrl", broker.urls.url(name)));
     }
@@ -86,7 +88,7 @@ final class QueueActions {
         Map<String, String> report = QueueAttributes.report(meta, names, broker.urls.arn(meta.name()), counts);
         JsonObject result = new JsonObject();
         if (!report.isEmpty()) {
-            result.put("Attributes", new JsonObject(new java.util.LinkedHashMap<>(report)));
+            result.put("Attributes", new JsonObject(new LinkedHashMap<>(report)));
         }
         return Future.succeededFuture(result);
     }

@@ -3,9 +3,6 @@ package io.sluice.server;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
-import io.sluice.partition.Ownership;
-import io.sluice.queue.CommitPort;
-import java.util.function.BooleanSupplier;
 import io.sluice.cluster.ClusterRouter;
 import io.sluice.cluster.ForwardedRequests;
 import io.sluice.cluster.HazelcastCommitPort;
@@ -17,9 +14,11 @@ import io.sluice.cluster.Reconciler;
 import io.sluice.cluster.StatsBoard;
 import io.sluice.cluster.WakeRelay;
 import io.sluice.config.BrokerConfig;
+import io.sluice.partition.Ownership;
 import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.PartitionLoops;
 import io.sluice.queue.Clock;
+import io.sluice.queue.CommitPort;
 import io.sluice.queue.ReceiptHandle;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -29,12 +28,14 @@ import io.vertx.core.VertxOptions;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.security.SecureRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 
 /**
  * One running broker node: a member of a Hazelcast cluster (of one, by default) with a
@@ -188,7 +189,7 @@ public final class SluiceNode implements AutoCloseable {
     }
 
     private static int freePort(String host) {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName(host))) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(host))) {
             return s.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

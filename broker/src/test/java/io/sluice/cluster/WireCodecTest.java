@@ -28,6 +28,7 @@ import io.sluice.queue.StoredMessage;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -302,12 +303,12 @@ class WireCodecTest {
             Function<byte[], Object> decode = DECODERS.get(i);
             decode.apply(full);
             for (int len = 0; len < full.length; len++) {
-                byte[] cut = java.util.Arrays.copyOf(full, len);
+                byte[] cut = Arrays.copyOf(full, len);
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> decode.apply(cut),
                         "sample " + i + " cut at " + len);
                 assertTrue(e.getMessage().startsWith("cannot decode"), e.getMessage());
             }
-            byte[] longer = java.util.Arrays.copyOf(full, full.length + 1);
+            byte[] longer = Arrays.copyOf(full, full.length + 1);
             assertThrows(IllegalArgumentException.class, () -> decode.apply(longer), "trailing byte");
         }
     }

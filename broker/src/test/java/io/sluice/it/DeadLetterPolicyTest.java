@@ -8,7 +8,9 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.ListDeadLetterSourceQueuesResponse;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -93,7 +95,7 @@ class DeadLetterPolicyTest {
         String fifoDlq = createFifoQueue(broker, "fdlq");
         String src = broker.createQueue("src");
         String fifoSrc = createFifoQueue(broker, "fsrc");
-        Map<String, String> bad = new java.util.LinkedHashMap<>();
+        Map<String, String> bad = new LinkedHashMap<>();
         bad.put("maxReceiveCount 0", redrivePolicy(dlqArn, 0));
         bad.put("maxReceiveCount 1001", redrivePolicy(dlqArn, 1001));
         bad.put("maxReceiveCount -1", redrivePolicy(dlqArn, -1));
@@ -161,7 +163,7 @@ class DeadLetterPolicyTest {
         }
         assertErrorCode(INVALID_PARAMETER_VALUE, () -> setAttr(dlq, "RedriveAllowPolicy", redriveAllowByQueue(eleven)),
                 "RedriveAllowPolicy byQueue with 11 sourceQueueArns");
-        String[] ten = java.util.Arrays.copyOf(eleven, 10);
+        String[] ten = Arrays.copyOf(eleven, 10);
         setAttr(dlq, "RedriveAllowPolicy", redriveAllowByQueue(ten));
         assertEquals(10, new JsonObject(broker.attribute(dlq, "RedriveAllowPolicy")).getJsonArray("sourceQueueArns").size());
     }

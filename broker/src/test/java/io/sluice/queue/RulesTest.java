@@ -11,6 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 
 class RulesTest {
@@ -248,10 +250,10 @@ class RulesTest {
                 assertThrows(SqsException.class, () -> join(registry.update("nope", m -> m))).code());
     }
 
-    private static <T> T join(java.util.concurrent.CompletionStage<T> stage) {
+    private static <T> T join(CompletionStage<T> stage) {
         try {
             return stage.toCompletableFuture().join();
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             throw (RuntimeException) e.getCause();
         }
     }
