@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The event loops partitions live on: one deployed verticle per loop, whose context runs the
- * partitions given to it. Each loop has one periodic tick that applies the due deadlines of every
- * partition it holds: no timer per message, none per partition.
+ * partitions given to it. Each loop has one periodic tick that applies the due deadlines and
+ * expiries of every partition it holds: no timer per message, none per partition.
  */
 public final class PartitionLoops {
     /** How often deadlines are applied; bounds how late a delay end or visibility expiry wakes a long poll. */

@@ -19,9 +19,10 @@ import java.util.random.RandomGenerator;
  *
  * <p>Not thread-safe by design: one event loop owns a partition and is the only caller, so the
  * hot path needs no locks. Deadlines (delay end, visibility expiry) live in one heap and are
- * applied when time has passed them, on any call or on the owner's periodic tick; nothing is
- * scheduled per message. Every change is also appended to a list the owner drains and commits
- * once per loop turn.
+ * applied when time has passed them, by {@link #advance}: on any call, and on the owner's
+ * periodic tick, which advances every partition of its loop (retention and the deduplication and
+ * receive-attempt windows expire there too); nothing is scheduled per message. Every change is
+ * also appended to a list the owner drains and commits once per loop turn.
  */
 public final class Partition {
     /** SQS caps a message's total visibility timeout at 12 hours from the receive. */
@@ -372,12 +373,6 @@ public final class Partition {
     /** Forgets the changes since the last drain: for an owner with nowhere to write them. */
     public void discardChanges() {
         changes.clear();
-    }
-
-    /** When the next deadline falls, or {@link Long#MAX_VALUE}; lets the tick skip idle partitions. */
-    public long nextDeadline() {
-        Deadline d = deadlines.peek();
-        return d == null ? Long.MAX_VALUE : d.at;
     }
 
     public int visibleCount() { return visibleCount; }

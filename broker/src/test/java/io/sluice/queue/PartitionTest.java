@@ -243,11 +243,4 @@ class PartitionTest {
         assertInstanceOf(PartitionChange.MessageRemoved.class, partition.drainChanges().get(1));
         assertTrue(d.receiptToken() != again.receiptToken());
     }
-
-    @Test
-    void nextDeadlineTellsTheTickWhenWorkIsDue() {
-        assertEquals(Long.MAX_VALUE, partition.nextDeadline());
-        partition.send(message("s"), 10_000);
-        assertEquals(clock.millis() + 10_000, partition.nextDeadline());
-    }
 }
