@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Turns the Query protocol's flattened parameters ({@code Attribute.1.Name=...}) into the tree the
@@ -157,23 +158,22 @@ final class QueryParams {
 
     /** {@code Prefix.N.Name / Prefix.N.Value} pairs as a map; later indexes win on repeated names. */
     private static JsonObject pairMap(TreeMap<Integer, Map<String, String>> items, String keyField, String valueField) {
-        JsonObject map = new JsonObject();
-        items.values().forEach(fields -> {
-            String key = fields.get(keyField);
-            if (key != null) {
-                map.put(key, fields.getOrDefault(valueField, ""));
-            }
-        });
-        return map;
+        return keyedMap(items, keyField, fields -> fields.getOrDefault(valueField, ""));
     }
 
     /** {@code Prefix.N.Name} and {@code Prefix.N.Value.*} → name → MessageAttributeValue object. */
     private static JsonObject valueMap(TreeMap<Integer, Map<String, String>> items) {
+        return keyedMap(items, "Name", QueryParams::attributeValue);
+    }
+
+    /** Each item with a {@code keyField} as key → {@code value} of the item; later indexes win. */
+    private static JsonObject keyedMap(TreeMap<Integer, Map<String, String>> items, String keyField,
+                                       Function<Map<String, String>, Object> value) {
         JsonObject map = new JsonObject();
         items.values().forEach(fields -> {
-            String name = fields.get("Name");
-            if (name != null) {
-                map.put(name, attributeValue(fields));
+            String key = fields.get(keyField);
+            if (key != null) {
+                map.put(key, value.apply(fields));
             }
         });
         return map;
