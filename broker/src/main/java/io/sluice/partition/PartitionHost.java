@@ -1,11 +1,11 @@
 package io.sluice.partition;
 
 import io.sluice.queue.CommitPort;
+import io.sluice.queue.ErrorCode;
 import io.sluice.queue.Partition;
 import io.sluice.queue.PartitionChange;
 import io.sluice.queue.PartitionKey;
 import io.sluice.queue.PartitionRequest;
-import io.sluice.queue.ErrorCode;
 import io.sluice.queue.SqsException;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
