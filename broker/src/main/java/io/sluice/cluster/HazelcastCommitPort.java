@@ -5,6 +5,7 @@ import com.hazelcast.query.Predicates;
 import io.sluice.queue.CommitPort;
 import io.sluice.queue.DedupEntry;
 import io.sluice.queue.PartitionChange;
+import io.sluice.queue.PartitionKey;
 import io.sluice.queue.PartitionSnapshot;
 import io.sluice.queue.StoredAttempt;
 import io.sluice.queue.StoredMessage;
@@ -18,6 +19,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
 /**
  * Partition state in a Hazelcast map with synchronous backups. One loop turn's changes become
@@ -32,13 +34,12 @@ public final class HazelcastCommitPort implements CommitPort {
     private static final byte[] MARKER_VALUE = new byte[0];
 
     private final IMap<String, byte[]> map;
-    private final java.util.function.Supplier<java.util.UUID> localMember;
+    private final Supplier<UUID> localMember;
     /** Where the loading query runs: Hazelcast has no asynchronous query, and event loops must not block. */
     private final Executor blocking;
 
     /** @param localMember this member's current identity (it changes when a split brain heals) */
-    public HazelcastCommitPort(IMap<String, byte[]> map, java.util.function.Supplier<java.util.UUID> localMember,
-                               Executor blocking) {
+    public HazelcastCommitPort(IMap<String, byte[]> map, Supplier<UUID> localMember, Executor blocking) {
         this.map = map;
         this.localMember = localMember;
         this.blocking = blocking;
@@ -49,18 +50,24 @@ public final class HazelcastCommitPort implements CommitPort {
         if (changes.isEmpty()) {
             return DONE;
         }
-        String pk = MessageKeys.partitionKey(queueName, partition);
+        PartitionKey pk = new PartitionKey(queueName, partition);
         // Last change per key wins, so a message stored and deleted in one turn is only deleted.
         Map<String, byte[]> latest = new LinkedHashMap<>();
         for (PartitionChange c : changes) {
-            switch (c.kind()) {
-                case UPSERT -> latest.put(MessageKeys.key(MessageKeys.MESSAGE, c.key(), pk),
-                        WireCodec.encodeMessage(c.record().snapshot()));
-                case REMOVE -> latest.put(MessageKeys.key(MessageKeys.MESSAGE, c.key(), pk), null);
-                case DEDUP -> latest.put(MessageKeys.key(MessageKeys.DEDUP, c.key(), pk),
-                        c.value() == null ? null : WireCodec.encodeDedup((DedupEntry) c.value()));
-                case ATTEMPT -> latest.put(MessageKeys.key(MessageKeys.ATTEMPT, c.key(), pk),
-                        c.value() == null ? null : WireCodec.encodeAttempt((StoredAttempt) c.value()));
+            if (c instanceof PartitionChange.MessageStored m) {
+                latest.put(MessageKeys.key(MessageKeys.MESSAGE, m.messageId(), pk), WireCodec.encodeMessage(m.record().snapshot()));
+            } else if (c instanceof PartitionChange.MessageRemoved m) {
+                latest.put(MessageKeys.key(MessageKeys.MESSAGE, m.messageId(), pk), null);
+            } else if (c instanceof PartitionChange.DedupStored d) {
+                latest.put(MessageKeys.key(MessageKeys.DEDUP, d.key(), pk), WireCodec.encodeDedup(d.entry()));
+            } else if (c instanceof PartitionChange.DedupRemoved d) {
+                latest.put(MessageKeys.key(MessageKeys.DEDUP, d.key(), pk), null);
+            } else if (c instanceof PartitionChange.AttemptStored a) {
+                latest.put(MessageKeys.key(MessageKeys.ATTEMPT, a.attemptId(), pk), WireCodec.encodeAttempt(a.attempt()));
+            } else if (c instanceof PartitionChange.AttemptRemoved a) {
+                latest.put(MessageKeys.key(MessageKeys.ATTEMPT, a.attemptId(), pk), null);
+            } else {
+                throw new IllegalArgumentException("unknown change " + c);
             }
         }
         // submitToKeys answers once the primary replica applied the changes, without waiting for
@@ -100,16 +107,16 @@ public final class HazelcastCommitPort implements CommitPort {
 
     @Override
     public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
-        String pk = MessageKeys.partitionKey(queueName, partition);
+        PartitionKey pk = new PartitionKey(queueName, partition);
         return CompletableFuture.supplyAsync(() -> {
             List<StoredMessage> messages = new ArrayList<>();
             Map<String, DedupEntry> dedup = new HashMap<>();
             Map<String, StoredAttempt> attempts = new HashMap<>();
             // One query on the Hazelcast partition that holds this queue partition; other queue
             // partitions hashed to the same one are filtered out by key.
-            for (Map.Entry<String, byte[]> e : map.entrySet(Predicates.partitionPredicate(pk, Predicates.alwaysTrue()))) {
+            for (Map.Entry<String, byte[]> e : map.entrySet(Predicates.partitionPredicate(pk.toString(), Predicates.alwaysTrue()))) {
                 String key = e.getKey();
-                if (!MessageKeys.partitionKeyOf(key).equals(pk)) {
+                if (!MessageKeys.partitionOf(key).equals(pk)) {
                     continue;
                 }
                 switch (MessageKeys.kindOf(key)) {

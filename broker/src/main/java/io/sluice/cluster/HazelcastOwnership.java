@@ -3,12 +3,14 @@ package io.sluice.cluster;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.partition.Partition;
 import com.hazelcast.partition.PartitionService;
-import java.util.concurrent.ConcurrentHashMap;
 import io.sluice.partition.Ownership;
+import io.sluice.queue.PartitionKey;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Who owns a queue partition: the member Hazelcast's partition table names as the owner of
- * the partition key "queue#index". That member's Vert.x node id (a member attribute set by the
+ * the text of its {@link PartitionKey} ("queue#index", the same string the partition's message
+ * keys end with, so its records live where it is owned). That member's Vert.x node id (a member attribute set by the
  * Vert.x cluster manager, not the member UUID) is where its event-bus requests go.
  */
 public final class HazelcastOwnership implements Ownership {
@@ -38,14 +40,14 @@ public final class HazelcastOwnership implements Ownership {
 
     private Partition partitionOf(String queueName, int partition) {
         if (partition < 0) {
-            return partitions.getPartition(MessageKeys.partitionKey(queueName, partition));
+            return partitions.getPartition(new PartitionKey(queueName, partition).toString());
         }
         Partition[] known = byQueue.get(queueName);
         if (known == null || partition >= known.length) {
             known = byQueue.compute(queueName, (q, old) -> {
                 Partition[] grown = new Partition[Math.max(partition + 1, old == null ? 0 : old.length)];
                 for (int i = 0; i < grown.length; i++) {
-                    grown[i] = old != null && i < old.length ? old[i] : partitions.getPartition(MessageKeys.partitionKey(q, i));
+                    grown[i] = old != null && i < old.length ? old[i] : partitions.getPartition(new PartitionKey(q, i).toString());
                 }
                 return grown;
             });

@@ -86,7 +86,7 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
                 return proposed;
             }
             QueueMeta current = WireCodec.decodeQueueMeta(existing);
-            String differing = QueueAttributes.firstDifference(current, proposed.attributes());
+            String differing = QueueAttributes.firstDifference(current, proposed);
             if (differing != null) {
                 throw new SqsException(ErrorCode.QUEUE_ALREADY_EXISTS,
                         "A queue already exists with the same name and a different value for attribute " + differing);

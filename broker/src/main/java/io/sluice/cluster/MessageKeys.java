@@ -1,11 +1,13 @@
 package io.sluice.cluster;
 
+import io.sluice.queue.PartitionKey;
+
 /**
  * Keys of the message map. Everything of one queue partition shares the partition key after
- * the '@' ("queue#index"), so Hazelcast keeps it in one of its partitions, owned by one member:
- * the queue partition's owner. The kind prefix tells records apart: m (message), d
- * (deduplication record), a (receive attempt), c (the partition's commit marker, which every
- * commit writes last; it holds nothing a partition is rebuilt from).
+ * the '@' (its {@link PartitionKey} text, "queue#index"), so Hazelcast keeps it in one of its
+ * partitions, owned by one member: the queue partition's owner. The kind prefix tells records
+ * apart: m (message), d (deduplication record), a (receive attempt), c (the partition's commit
+ * marker, which every commit writes last; it holds nothing a partition is rebuilt from).
  */
 final class MessageKeys {
     static final char MESSAGE = 'm';
@@ -15,12 +17,8 @@ final class MessageKeys {
 
     private MessageKeys() { }
 
-    static String partitionKey(String queueName, int partition) {
-        return queueName + "#" + partition;
-    }
-
-    static String key(char kind, String id, String partitionKey) {
-        return kind + ":" + id + "@" + partitionKey;
+    static String key(char kind, String id, PartitionKey partition) {
+        return kind + ":" + id + "@" + partition;
     }
 
     static char kindOf(String key) {
@@ -32,7 +30,7 @@ final class MessageKeys {
         return key.substring(2, key.lastIndexOf('@'));
     }
 
-    static String partitionKeyOf(String key) {
-        return key.substring(key.lastIndexOf('@') + 1);
+    static PartitionKey partitionOf(String key) {
+        return PartitionKey.parse(key.substring(key.lastIndexOf('@') + 1));
     }
 }

@@ -4,12 +4,15 @@ import com.hazelcast.partition.MigrationListener;
 import com.hazelcast.partition.MigrationState;
 import com.hazelcast.partition.PartitionService;
 import com.hazelcast.partition.ReplicaMigrationEvent;
+import io.sluice.partition.Ownership;
 import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.VisibilityListener;
+import io.sluice.queue.PartitionKey;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
 import io.vertx.core.Vertx;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 
@@ -29,15 +32,15 @@ public final class Reconciler implements MigrationListener {
     private final Vertx vertx;
     private final PartitionDirectory directory;
     private final QueueRegistry registry;
-    private final io.sluice.partition.Ownership ownership;
+    private final Ownership ownership;
     private final PartitionService partitions;
     private final VisibilityListener wakes;
     private final AtomicBoolean scheduled = new AtomicBoolean();
-    private final java.util.concurrent.Executor blocking;
+    private final Executor blocking;
     private volatile boolean clusterSafe;
 
-    public Reconciler(Vertx vertx, PartitionDirectory directory, QueueRegistry registry, io.sluice.partition.Ownership ownership,
-                      PartitionService partitions, VisibilityListener wakes, java.util.concurrent.Executor blocking) {
+    public Reconciler(Vertx vertx, PartitionDirectory directory, QueueRegistry registry, Ownership ownership,
+                      PartitionService partitions, VisibilityListener wakes, Executor blocking) {
         this.blocking = blocking;
         this.vertx = vertx;
         this.directory = directory;
@@ -83,10 +86,9 @@ public final class Reconciler implements MigrationListener {
     }
 
     private void reconcile() {
-        List<String> dropped = directory.dropMoved();
-        for (String key : dropped) {
-            String queue = key.substring(0, key.lastIndexOf('#'));
-            wakes.onVisible(queue, -1);
+        List<PartitionKey> dropped = directory.dropMoved();
+        for (PartitionKey key : dropped) {
+            wakes.onVisible(key.queue(), -1);
         }
         if (!dropped.isEmpty()) {
             LOG.fine(() -> "handed over " + dropped.size() + " partitions");

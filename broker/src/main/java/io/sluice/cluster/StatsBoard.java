@@ -2,6 +2,7 @@ package io.sluice.cluster;
 
 import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.PartitionStats;
+import io.sluice.queue.PartitionKey;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
 import io.vertx.core.Vertx;
@@ -24,8 +25,8 @@ public final class StatsBoard {
     private final PartitionDirectory local;
     private final QueueRegistry registry;
     private final String nodeId;
-    /** "queue#index" → counts and when they were heard, from other nodes. */
-    private final Map<String, Heard> remote = new ConcurrentHashMap<>();
+    /** Counts of other nodes' partitions, and when they were heard. */
+    private final Map<PartitionKey, Heard> remote = new ConcurrentHashMap<>();
 
     private record Heard(PartitionStats stats, String node, long at) { }
 
@@ -47,7 +48,7 @@ public final class StatsBoard {
             for (String q : queues.fieldNames()) {
                 for (Object o : queues.getJsonArray(q)) {
                     JsonArray a = (JsonArray) o;
-                    remote.put(q + "#" + a.getInteger(0),
+                    remote.put(new PartitionKey(q, a.getInteger(0)),
                             new Heard(new PartitionStats(a.getInteger(1), a.getInteger(2), a.getInteger(3)), from, now));
                 }
             }
@@ -64,7 +65,7 @@ public final class StatsBoard {
         long now = System.currentTimeMillis();
         for (int i = 0; i < mine.length; i++) {
             if (!local.isStarted(queueName, i)) {
-                Heard h = remote.get(queueName + "#" + i);
+                Heard h = remote.get(new PartitionKey(queueName, i));
                 mine[i] = h != null && now - h.at < STALE_MILLIS ? h.stats : PartitionStats.EMPTY;
             }
         }

@@ -10,6 +10,7 @@ import io.sluice.queue.MessageState;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.ReceiveOutcome;
+import io.sluice.queue.RedrivePolicy;
 import io.sluice.queue.SendOutcome;
 import io.sluice.queue.SqsException;
 import io.sluice.queue.StoredAttempt;
@@ -19,10 +20,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /**
  * The cluster's binary encoding of what it replicates and of what one node asks another's
@@ -73,8 +75,11 @@ import java.util.Map;
  */
 public final class WireCodec {
 
-    /** The format version, the first byte of every encoded value. */
-    public static final byte FORMAT = 1;
+    /**
+     * The format version, the first byte of every encoded value. 2: queue metadata ends with its
+     * redrive policy (a presence byte, then the target ARN and maxReceiveCount).
+     */
+    public static final byte FORMAT = 2;
 
     // Kinds: the second byte.
     private static final byte K_MESSAGE = 1;
@@ -159,6 +164,21 @@ public final class WireCodec {
 
     // ---------------------------------------------------------------- stored values
 
+    /**
+     * Reads one value of {@code kind} with {@code read}, strictly: anything that goes wrong, and
+     * bytes left over, is an {@link IllegalArgumentException} naming {@code what}.
+     */
+    private static <T> T decode(byte[] bytes, byte kind, String what, Function<Reader, T> read) {
+        Reader r = new Reader(bytes, kind, what);
+        try {
+            return r.end(read.apply(r));
+        } catch (IllegalArgumentException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw r.malformed(e);
+        }
+    }
+
     public static byte[] encodeMessage(StoredMessage m) {
         Writer w = new Writer(K_MESSAGE, 256);
         writeMessage(w, m);
@@ -166,14 +186,7 @@ public final class WireCodec {
     }
 
     public static StoredMessage decodeMessage(byte[] bytes) {
-        Reader r = new Reader(bytes, K_MESSAGE, "message");
-        try {
-            return r.end(readMessage(r));
-        } catch (IllegalArgumentException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw r.malformed(e);
-        }
+        return decode(bytes, K_MESSAGE, "message", WireCodec::readMessage);
     }
 
     public static byte[] encodeDedup(DedupEntry d) {
@@ -183,14 +196,7 @@ public final class WireCodec {
     }
 
     public static DedupEntry decodeDedup(byte[] bytes) {
-        Reader r = new Reader(bytes, K_DEDUP, "dedup entry");
-        try {
-            return r.end(readDedup(r));
-        } catch (IllegalArgumentException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw r.malformed(e);
-        }
+        return decode(bytes, K_DEDUP, "dedup entry", WireCodec::readDedup);
     }
 
     public static byte[] encodeAttempt(StoredAttempt a) {
@@ -201,15 +207,10 @@ public final class WireCodec {
     }
 
     public static StoredAttempt decodeAttempt(byte[] bytes) {
-        Reader r = new Reader(bytes, K_ATTEMPT, "attempt");
-        try {
+        return decode(bytes, K_ATTEMPT, "attempt", r -> {
             List<AttemptRef> refs = readRefs(r);
-            return r.end(new StoredAttempt(refs, r.getLong()));
-        } catch (IllegalArgumentException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw r.malformed(e);
-        }
+            return new StoredAttempt(refs, r.getLong());
+        });
     }
 
     public static byte[] encodeQueueMeta(QueueMeta q) {
@@ -222,12 +223,17 @@ public final class WireCodec {
         writeStringMap(w, q.attributes());
         writeStringMap(w, q.tags());
         w.putLong(q.purgedAt());
+        RedrivePolicy redrive = q.redrivePolicy();
+        w.putBoolean(redrive != null);
+        if (redrive != null) {
+            w.putString(redrive.deadLetterTargetArn());
+            w.putInt(redrive.maxReceiveCount());
+        }
         return w.toArray();
     }
 
     public static QueueMeta decodeQueueMeta(byte[] bytes) {
-        Reader r = new Reader(bytes, K_META, "queue meta");
-        try {
+        return decode(bytes, K_META, "queue meta", r -> {
             String name = r.getString();
             boolean fifo = r.getBoolean();
             int partitions = r.getInt();
@@ -236,12 +242,9 @@ public final class WireCodec {
             Map<String, String> attributes = readStringMap(r);
             Map<String, String> tags = readStringMap(r);
             long purgedAt = r.getLong();
-            return r.end(new QueueMeta(name, fifo, partitions, created, modified, attributes, tags, purgedAt));
-        } catch (IllegalArgumentException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw r.malformed(e);
-        }
+            RedrivePolicy redrive = r.getBoolean() ? new RedrivePolicy(r.getString(), r.getInt()) : null;
+            return new QueueMeta(name, fifo, partitions, created, modified, attributes, tags, purgedAt, redrive);
+        });
     }
 
     // ---------------------------------------------------------------- requests
@@ -300,8 +303,7 @@ public final class WireCodec {
     }
 
     public static Envelope decodeRequest(byte[] bytes) {
-        Reader r = new Reader(bytes, K_REQUEST, "request");
-        try {
+        return decode(bytes, K_REQUEST, "request", r -> {
             String queueName = r.getString();
             int partition = r.getInt();
             byte type = r.getByte();
@@ -320,12 +322,8 @@ public final class WireCodec {
                 case R_REDELIVER -> new PartitionRequest.Redeliver(r.getString(), r.getLong());
                 default -> throw r.bad("unknown request type " + type);
             };
-            return r.end(new Envelope(queueName, partition, request));
-        } catch (IllegalArgumentException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw r.malformed(e);
-        }
+            return new Envelope(queueName, partition, request);
+        });
     }
 
     // ---------------------------------------------------------------- replies
@@ -363,24 +361,18 @@ public final class WireCodec {
     }
 
     public static Reply decodeReply(byte[] bytes) {
-        Reader r = new Reader(bytes, K_REPLY, "reply");
-        try {
+        return decode(bytes, K_REPLY, "reply", r -> {
             byte k = r.getByte();
             if (k < 0 || k >= REPLY_KINDS.length) {
                 throw r.bad("unknown reply kind " + k);
             }
-            Reply reply = switch (REPLY_KINDS[k]) {
+            return switch (REPLY_KINDS[k]) {
                 case RESULT -> Reply.result(readResult(r));
                 case ERROR -> Reply.error(new SqsException(errorCode(r, r.getString()), r.getString()));
                 case MOVED -> Reply.moved();
                 case REBUILDING -> Reply.rebuilding();
             };
-            return r.end(reply);
-        } catch (IllegalArgumentException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw r.malformed(e);
-        }
+        });
     }
 
     /** {@code decodeReply(bytes).get()}: the result, or the error thrown; see {@link Reply#get()}. */
@@ -515,27 +507,12 @@ public final class WireCodec {
     }
 
     private static void writeDeliveries(Writer w, List<Delivery> list) {
-        if (list == null) {
-            w.putInt(-1);
-            return;
-        }
-        w.putInt(list.size());
-        for (Delivery d : list) {
-            writeDelivery(w, d);
-        }
+        writeList(w, list, WireCodec::writeDelivery);
     }
 
     private static List<Delivery> readDeliveries(Reader r) {
         // A delivery is at least 8 strings and 2 maps (4 bytes each), 3 longs and an int.
-        int n = r.getCount(10 * 4 + 3 * 8 + 4);
-        if (n < 0) {
-            return null;
-        }
-        List<Delivery> list = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            list.add(readDelivery(r));
-        }
-        return Collections.unmodifiableList(list);
+        return readList(r, 10 * 4 + 3 * 8 + 4, WireCodec::readDelivery);
     }
 
     private static void writeDedup(Writer w, DedupEntry d) {
@@ -549,94 +526,101 @@ public final class WireCodec {
     }
 
     private static void writeRefs(Writer w, List<AttemptRef> refs) {
-        if (refs == null) {
-            w.putInt(-1);
-            return;
-        }
-        w.putInt(refs.size());
-        for (AttemptRef ref : refs) {
-            w.putInt(ref.partition());
-            w.putString(ref.messageId());
-            w.putLong(ref.token());
-        }
+        writeList(w, refs, (out, ref) -> {
+            out.putInt(ref.partition());
+            out.putString(ref.messageId());
+            out.putLong(ref.token());
+        });
     }
 
     private static List<AttemptRef> readRefs(Reader r) {
-        int n = r.getCount(4 + 4 + 8);
+        return readList(r, 4 + 4 + 8, in -> new AttemptRef(in.getInt(), in.getString(), in.getLong()));
+    }
+
+    private static void writeAttributes(Writer w, Map<String, MessageAttributeValue> map) {
+        writeMap(w, map, (out, v) -> {
+            if (v == null) {
+                out.putByte(0);
+            } else {
+                out.putByte(1);
+                out.putString(v.dataType());
+                out.putString(v.stringValue());
+                out.putBytes(v.binaryValue());
+            }
+        });
+    }
+
+    private static Map<String, MessageAttributeValue> readAttributes(Reader r) {
+        return readMap(r, 1, in -> {
+            byte present = in.getByte();
+            if (present == 0) {
+                return null;
+            }
+            if (present == 1) {
+                return new MessageAttributeValue(in.getString(), in.getString(), in.getBytes());
+            }
+            throw in.bad("bad attribute presence byte " + present);
+        });
+    }
+
+    private static void writeStringMap(Writer w, Map<String, String> map) {
+        writeMap(w, map, Writer::putString);
+    }
+
+    private static Map<String, String> readStringMap(Reader r) {
+        return readMap(r, 4, Reader::getString);
+    }
+
+    /** A list: its count (-1 for null), then each element. */
+    private static <T> void writeList(Writer w, List<T> list, BiConsumer<Writer, T> element) {
+        if (list == null) {
+            w.putInt(-1);
+            return;
+        }
+        w.putInt(list.size());
+        for (T e : list) {
+            element.accept(w, e);
+        }
+    }
+
+    /** @param minElementBytes the fewest bytes an element takes: a count beyond what is left is refused before allocating */
+    private static <T> List<T> readList(Reader r, int minElementBytes, Function<Reader, T> element) {
+        int n = r.getCount(minElementBytes);
         if (n < 0) {
             return null;
         }
-        List<AttemptRef> list = new ArrayList<>(n);
+        List<T> list = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            list.add(new AttemptRef(r.getInt(), r.getString(), r.getLong()));
+            list.add(element.apply(r));
         }
         return Collections.unmodifiableList(list);
     }
 
-    private static void writeAttributes(Writer w, Map<String, MessageAttributeValue> map) {
+    /** A map with string keys: its count (-1 for null), then each key and value. */
+    private static <V> void writeMap(Writer w, Map<String, V> map, BiConsumer<Writer, V> value) {
         if (map == null) {
             w.putInt(-1);
             return;
         }
         w.putInt(map.size());
-        for (Map.Entry<String, MessageAttributeValue> e : map.entrySet()) {
+        for (Map.Entry<String, V> e : map.entrySet()) {
             w.putString(e.getKey());
-            MessageAttributeValue v = e.getValue();
-            if (v == null) {
-                w.putByte(0);
-            } else {
-                w.putByte(1);
-                w.putString(v.dataType());
-                w.putString(v.stringValue());
-                w.putBytes(v.binaryValue());
-            }
+            value.accept(w, e.getValue());
         }
     }
 
-    private static Map<String, MessageAttributeValue> readAttributes(Reader r) {
-        int n = r.getCount(4 + 1);
+    /** @param minValueBytes the fewest bytes a value takes (a key takes at least 4) */
+    private static <V> Map<String, V> readMap(Reader r, int minValueBytes, Function<Reader, V> value) {
+        int n = r.getCount(4 + minValueBytes);
         if (n < 0) {
             return null;
         }
-        Map<String, MessageAttributeValue> map = new LinkedHashMap<>(capacity(n));
+        Map<String, V> map = new LinkedHashMap<>(capacity(n));
         for (int i = 0; i < n; i++) {
             String key = r.getString();
-            byte present = r.getByte();
-            MessageAttributeValue v;
-            if (present == 0) {
-                v = null;
-            } else if (present == 1) {
-                v = new MessageAttributeValue(r.getString(), r.getString(), r.getBytes());
-            } else {
-                throw r.bad("bad attribute presence byte " + present);
-            }
-            map.put(key, v);
+            map.put(key, value.apply(r));
         }
         return Collections.unmodifiableMap(map);
-    }
-
-    private static void writeStringMap(Writer w, Map<String, String> map) {
-        if (map == null) {
-            w.putInt(-1);
-            return;
-        }
-        w.putInt(map.size());
-        for (Map.Entry<String, String> e : map.entrySet()) {
-            w.putString(e.getKey());
-            w.putString(e.getValue());
-        }
-    }
-
-    private static Map<String, String> readStringMap(Reader r) {
-        int n = r.getCount(4 + 4);
-        if (n < 0) {
-            return null;
-        }
-        Map<String, String> map = new HashMap<>(capacity(n));
-        for (int i = 0; i < n; i++) {
-            map.put(r.getString(), r.getString());
-        }
-        return map;
     }
 
     private static int capacity(int n) {

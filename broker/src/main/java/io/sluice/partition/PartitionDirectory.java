@@ -3,14 +3,17 @@ package io.sluice.partition;
 import io.sluice.queue.Clock;
 import io.sluice.queue.CommitPort;
 import io.sluice.queue.Partition;
+import io.sluice.queue.PartitionKey;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
 import io.sluice.queue.SequenceClock;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.Vertx;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,9 +45,8 @@ public final class PartitionDirectory implements PartitionRouter {
     private static final long NEW_QUEUE_MILLIS = 10_000;
 
     private volatile boolean serving = true;
-    /** Running partitions and partitions being loaded, by "queue#index". */
-    private final ConcurrentHashMap<String, Future<PartitionHost>> hosts = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, String[]> keys = new ConcurrentHashMap<>();
+    /** Running partitions and partitions being loaded. */
+    private final ConcurrentHashMap<PartitionKey, Future<PartitionHost>> hosts = new ConcurrentHashMap<>();
 
     public PartitionDirectory(PartitionLoops loops, CommitPort port, Clock clock, QueueRegistry registry,
                               VisibilityListener listener, Ownership ownership) {
@@ -54,25 +56,6 @@ public final class PartitionDirectory implements PartitionRouter {
         this.registry = registry;
         this.listener = listener;
         this.ownership = ownership;
-    }
-
-    public static String key(String queueName, int partition) {
-        return queueName + "#" + partition;
-    }
-
-    /** {@link #key}, made once per queue partition: requests look partitions up without building strings. */
-    private String keyOf(String queueName, int partition) {
-        String[] known = keys.get(queueName);
-        if (known == null || partition >= known.length) {
-            known = keys.compute(queueName, (q, old) -> {
-                String[] grown = new String[Math.max(partition + 1, old == null ? 0 : old.length)];
-                for (int i = 0; i < grown.length; i++) {
-                    grown[i] = key(q, i);
-                }
-                return grown;
-            });
-        }
-        return known[partition];
     }
 
     /** Runs a request on a partition this node owns, starting the partition first if needed. */
@@ -85,7 +68,7 @@ public final class PartitionDirectory implements PartitionRouter {
         if (!serving || !ownership.ownsLocally(queueName, partition)) {
             return Future.failedFuture(new PartitionMoved(queueName, partition));
         }
-        String key = keyOf(queueName, partition);
+        PartitionKey key = new PartitionKey(queueName, partition);
         Future<PartitionHost> host = hosts.get(key);
         if (host != null && host.succeeded() && host.result().isClosed() && hosts.remove(key, host)) {
             // It stopped serving (lost for a moment, or its storage refused a commit): rebuilt from storage.
@@ -98,18 +81,25 @@ public final class PartitionDirectory implements PartitionRouter {
         if (host.succeeded()) {
             return host.result().execute(request);
         }
-        ContextInternal caller = ContextInternal.current();
-        Promise<R> answer = caller != null ? caller.promise() : Promise.promise();
-        host.compose(h -> h.execute(request)).onComplete(answer);
+        // Still loading: the request runs once it is loaded, and answers where the caller runs.
+        Context caller = Vertx.currentContext();
+        Promise<R> answer = Promise.promise();
+        host.onComplete(ar -> {
+            if (ar.succeeded()) {
+                ar.result().execute(request, caller).onComplete(answer);
+            } else {
+                PartitionHost.completeOn(caller, answer, null, ar.cause());
+            }
+        });
         return answer.future();
     }
 
     /** Starts (loads and rebuilds) a partition this node owns; a no-op when it runs already. */
     public Future<PartitionHost> start(QueueMeta meta, int partition) {
-        String key = key(meta.name(), partition);
+        PartitionKey key = new PartitionKey(meta.name(), partition);
         return hosts.computeIfAbsent(key, k -> {
-            ContextInternal loop = loops.assign();
-            Promise<PartitionHost> started = loop.promise();
+            Context loop = loops.assign();
+            Promise<PartitionHost> started = Promise.promise();
             long grace = clock.millis() - meta.createdMillis() < NEW_QUEUE_MILLIS ? 0 : HANDOVER_GRACE_MILLIS;
             loop.runOnContext(v -> delay(loop, grace).compose(x -> Future.fromCompletionStage(port.load(meta.name(), partition), loop))
                     .onFailure(err -> {
@@ -135,11 +125,12 @@ public final class PartitionDirectory implements PartitionRouter {
         });
     }
 
-    private static Future<Void> delay(ContextInternal loop, long millis) {
+    /** A future completed on {@code loop} after {@code millis}; called on that loop, so the timer is its. */
+    private static Future<Void> delay(Context loop, long millis) {
         if (millis <= 0) {
             return Future.succeededFuture();
         }
-        Promise<Void> p = loop.promise();
+        Promise<Void> p = Promise.promise();
         loop.owner().setTimer(millis, id -> p.complete());
         return p.future();
     }
@@ -153,7 +144,7 @@ public final class PartitionDirectory implements PartitionRouter {
      */
     public void dropAll(boolean resume) {
         serving = resume;
-        for (String key : hosts.keySet()) {
+        for (PartitionKey key : hosts.keySet()) {
             detach(hosts.remove(key));
         }
     }
@@ -161,7 +152,7 @@ public final class PartitionDirectory implements PartitionRouter {
     /** Drops the partitions of a deleted queue. */
     public void forget(String queueName) {
         hosts.keySet().removeIf(k -> {
-            boolean match = k.startsWith(queueName + "#") && k.indexOf('#', queueName.length() + 1) < 0;
+            boolean match = k.queue().equals(queueName);
             if (match) {
                 detach(hosts.get(k));
             }
@@ -170,9 +161,9 @@ public final class PartitionDirectory implements PartitionRouter {
     }
 
     /** Drops the partitions this node no longer owns (or that stopped serving); they are rebuilt by their owner. */
-    public List<String> dropMoved() {
-        List<String> dropped = new ArrayList<>();
-        for (Map.Entry<String, Future<PartitionHost>> e : hosts.entrySet()) {
+    public List<PartitionKey> dropMoved() {
+        List<PartitionKey> dropped = new ArrayList<>();
+        for (Map.Entry<PartitionKey, Future<PartitionHost>> e : hosts.entrySet()) {
             Future<PartitionHost> f = e.getValue();
             if (f.succeeded() && (f.result().isClosed()
                     || !ownership.ownsLocally(f.result().queueName(), f.result().index()))) {
@@ -191,16 +182,16 @@ public final class PartitionDirectory implements PartitionRouter {
     }
 
     public boolean isStarted(String queueName, int partition) {
-        return hosts.containsKey(keyOf(queueName, partition));
+        return hosts.containsKey(new PartitionKey(queueName, partition));
     }
 
     /** Counts of the partitions running here, by queue. */
     public Map<String, Map<Integer, PartitionStats>> localStats() {
-        Map<String, Map<Integer, PartitionStats>> out = new java.util.HashMap<>();
+        Map<String, Map<Integer, PartitionStats>> out = new HashMap<>();
         for (Future<PartitionHost> f : hosts.values()) {
             if (f.succeeded()) {
                 PartitionHost h = f.result();
-                out.computeIfAbsent(h.queueName(), k -> new java.util.HashMap<>()).put(h.index(), h.stats());
+                out.computeIfAbsent(h.queueName(), k -> new HashMap<>()).put(h.index(), h.stats());
             }
         }
         return out;
@@ -214,7 +205,7 @@ public final class PartitionDirectory implements PartitionRouter {
         }
         PartitionStats[] out = new PartitionStats[meta.partitions()];
         for (int i = 0; i < out.length; i++) {
-            Future<PartitionHost> f = hosts.get(keyOf(queueName, i));
+            Future<PartitionHost> f = hosts.get(new PartitionKey(queueName, i));
             out[i] = f != null && f.succeeded() ? f.result().stats() : PartitionStats.EMPTY;
         }
         return out;

@@ -1,17 +1,19 @@
 package io.sluice.partition;
 
 import io.sluice.queue.CommitPort;
+import io.sluice.queue.ErrorCode;
 import io.sluice.queue.Partition;
 import io.sluice.queue.PartitionChange;
+import io.sluice.queue.PartitionKey;
 import io.sluice.queue.PartitionRequest;
+import io.sluice.queue.SqsException;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import io.sluice.queue.ErrorCode;
-import io.sluice.queue.SqsException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -26,7 +28,7 @@ public final class PartitionHost {
     private final String queueName;
     private final int index;
     private final Partition state;
-    private final ContextInternal loop;
+    private final Context loop;
     private final CommitPort port;
     private final VisibilityListener listener;
     private final Ownership ownership;
@@ -41,7 +43,7 @@ public final class PartitionHost {
     /** Told when storage refused a commit: memory and storage may differ, so the partition is rebuilt. */
     private volatile Runnable onBroken = () -> { };
 
-    PartitionHost(String queueName, int index, Partition state, ContextInternal loop,
+    PartitionHost(String queueName, int index, Partition state, Context loop,
                   CommitPort port, VisibilityListener listener, Ownership ownership) {
         this.ownership = ownership;
         this.queueName = queueName;
@@ -54,33 +56,48 @@ public final class PartitionHost {
 
     /** Runs the request on the partition's loop; the future completes on the caller's context. */
     public <R> Future<R> execute(PartitionRequest<R> request) {
-        ContextInternal caller = ContextInternal.current();
-        Promise<R> answer = caller != null ? caller.promise() : Promise.promise();
+        return execute(request, Vertx.currentContext());
+    }
+
+    /**
+     * Runs the request on the partition's loop: one hop there, and one back to {@code replyOn}
+     * with the answer (none when that is the partition's own context).
+     *
+     * @param replyOn where the returned future completes; null: on the partition's loop
+     */
+    <R> Future<R> execute(PartitionRequest<R> request, Context replyOn) {
+        Promise<R> answer = Promise.promise();
         loop.runOnContext(v -> {
             if (closed || !ownership.ownsLocally(queueName, index)) {
                 // Moved away (or the queue is gone): the caller re-resolves the owner and retries.
                 closed = true;
-                answer.fail(new PartitionMoved(queueName, index));
+                completeOn(replyOn, answer, null, new PartitionMoved(queueName, index));
                 return;
             }
             R result;
             try {
                 result = request.applyTo(state);
             } catch (RuntimeException e) {
-                answer.fail(e);
+                completeOn(replyOn, answer, null, e);
                 afterChange();
                 return;
             }
             afterChange();
-            whenCommitted(err -> {
-                if (err == null) {
-                    answer.complete(result);
-                } else {
-                    answer.fail(err);
-                }
-            });
+            whenCommitted(err -> completeOn(replyOn, answer, err == null ? result : null, err));
         });
         return answer.future();
+    }
+
+    /**
+     * Completes {@code promise} on {@code context}: at once when running there already (or when
+     * there is none), else as one task queued on it, so its callbacks run where the caller runs.
+     */
+    static <T> void completeOn(Context context, Promise<T> promise, T result, Throwable failure) {
+        if (context == null || Vertx.currentContext() == context) {
+            promise.complete(result, failure);
+        } else {
+            context.runOnContext(v -> promise.complete(result, failure));
+        }
     }
 
     /** The loop's periodic tick: apply due deadlines and expiries. Runs on the loop. */
@@ -117,7 +134,7 @@ public final class PartitionHost {
     public PartitionStats stats() { return stats; }
     public String queueName() { return queueName; }
     public int index() { return index; }
-    ContextInternal loop() { return loop; }
+    Context loop() { return loop; }
 
     private void afterChange() {
         stats = new PartitionStats(state.visibleCount(), state.inFlightCount(), state.delayedCount());
@@ -167,7 +184,7 @@ public final class PartitionHost {
             err = new IllegalStateException("ownership lost while committing");
         }
         if (err != null) {
-            LOG.log(Level.WARNING, "commit of " + queueName + "#" + index + " failed; rebuilding it from storage: "
+            LOG.log(Level.WARNING, "commit of " + new PartitionKey(queueName, index) + " failed; rebuilding it from storage: "
                     + err.getMessage());
             // This partition's memory may now differ from storage, so nothing more of it is written:
             // the requests applied since this commit began are refused as well (they were not

@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A request's members in the JSON protocol's shape, read through getters that fail the way SQS
@@ -138,25 +139,23 @@ public final class Params {
     }
 
     private JsonArray array(String name) {
-        Object value = json.getValue(name);
-        if (value == null) {
-            return new JsonArray();
-        }
-        if (value instanceof JsonArray a) {
-            return a;
-        }
-        throw wrongType(name, "a list");
+        return member(name, JsonArray.class, JsonArray::new, "a list");
     }
 
     private JsonObject object(String name) {
+        return member(name, JsonObject.class, JsonObject::new, "a map");
+    }
+
+    /** The member as a {@code type}; {@code absent}'s value when it is not there; SerializationError when it is something else. */
+    private <T> T member(String name, Class<T> type, Supplier<T> absent, String expected) {
         Object value = json.getValue(name);
         if (value == null) {
-            return new JsonObject();
+            return absent.get();
         }
-        if (value instanceof JsonObject o) {
-            return o;
+        if (type.isInstance(value)) {
+            return type.cast(value);
         }
-        throw wrongType(name, "a map");
+        throw wrongType(name, expected);
     }
 
     private static SqsException invalid(String name, Object value, String reason) {

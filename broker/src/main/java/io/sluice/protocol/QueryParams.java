@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Turns the Query protocol's flattened parameters ({@code Attribute.1.Name=...}) into the tree the
@@ -67,7 +68,7 @@ final class QueryParams {
      * @param flat   decoded parameter names and values, in arrival order
      * @param action the call's action; CreateQueue names its tag map "tags" in JSON, every other call "Tags"
      */
-    static JsonObject toTree(Map<String, String> flat, String action) {
+    static JsonObject toTree(Map<String, String> flat, SqsAction action) {
         JsonObject out = new JsonObject();
         // prefix → index N → the rest of the name after "prefix.N." ("" when nothing follows) → value
         Map<String, TreeMap<Integer, Map<String, String>>> groups = new LinkedHashMap<>();
@@ -77,7 +78,7 @@ final class QueryParams {
                 out.put(EMPTY_LISTS.get(e.getKey()), new JsonArray());
             } else if (split == null && e.getValue().isEmpty() && EMPTY_MAPS.containsKey(e.getKey())) {
                 String member = EMPTY_MAPS.get(e.getKey());
-                out.put("CreateQueue".equals(action) && member.equals("Tags") ? "tags" : member, new JsonObject());
+                out.put(action == SqsAction.CREATE_QUEUE && member.equals("Tags") ? "tags" : member, new JsonObject());
             } else if (split == null) {
                 out.put(e.getKey(), e.getValue());
             } else {
@@ -98,7 +99,7 @@ final class QueryParams {
             } else if (prefix.equals("Attribute")) {
                 out.put("Attributes", pairMap(items, "Name", "Value"));
             } else {
-                out.put("CreateQueue".equals(action) ? "tags" : "Tags", pairMap(items, "Key", "Value"));
+                out.put(action == SqsAction.CREATE_QUEUE ? "tags" : "Tags", pairMap(items, "Key", "Value"));
             }
         });
         return out;
@@ -157,23 +158,22 @@ final class QueryParams {
 
     /** {@code Prefix.N.Name / Prefix.N.Value} pairs as a map; later indexes win on repeated names. */
     private static JsonObject pairMap(TreeMap<Integer, Map<String, String>> items, String keyField, String valueField) {
-        JsonObject map = new JsonObject();
-        items.values().forEach(fields -> {
-            String key = fields.get(keyField);
-            if (key != null) {
-                map.put(key, fields.getOrDefault(valueField, ""));
-            }
-        });
-        return map;
+        return keyedMap(items, keyField, fields -> fields.getOrDefault(valueField, ""));
     }
 
     /** {@code Prefix.N.Name} and {@code Prefix.N.Value.*} → name → MessageAttributeValue object. */
     private static JsonObject valueMap(TreeMap<Integer, Map<String, String>> items) {
+        return keyedMap(items, "Name", QueryParams::attributeValue);
+    }
+
+    /** Each item with a {@code keyField} as key → {@code value} of the item; later indexes win. */
+    private static JsonObject keyedMap(TreeMap<Integer, Map<String, String>> items, String keyField,
+                                       Function<Map<String, String>, Object> value) {
         JsonObject map = new JsonObject();
         items.values().forEach(fields -> {
-            String name = fields.get("Name");
-            if (name != null) {
-                map.put(name, attributeValue(fields));
+            String key = fields.get(keyField);
+            if (key != null) {
+                map.put(key, value.apply(fields));
             }
         });
         return map;

@@ -8,7 +8,6 @@ import io.vertx.core.json.JsonObject;
 import java.math.BigDecimal;
 import java.util.Base64;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Renders results and errors as the Query protocol's XML. Results arrive in the JSON protocol's
@@ -19,13 +18,6 @@ final class QueryXml {
     static final String NAMESPACE = "http://queue.amazonaws.com/doc/2012-11-05/";
     private static final String PROLOG = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>";
 
-    /** Actions whose response has output members: SQS always writes their Result element. */
-    private static final Set<String> WITH_RESULT = Set.of(
-            "CreateQueue", "GetQueueUrl", "ListQueues", "GetQueueAttributes", "SendMessage",
-            "SendMessageBatch", "ReceiveMessage", "DeleteMessageBatch", "ChangeMessageVisibilityBatch",
-            "ListQueueTags", "ListDeadLetterSourceQueues", "StartMessageMoveTask", "CancelMessageMoveTask",
-            "ListMessageMoveTasks");
-
     private final StringBuilder xml = new StringBuilder(512).append(PROLOG);
     private final String action;
 
@@ -33,18 +25,20 @@ final class QueryXml {
         this.action = action;
     }
 
-    static String success(String action, JsonObject result, String requestId) {
-        QueryXml w = new QueryXml(action);
-        w.xml.append('<').append(action).append("Response xmlns=\"").append(NAMESPACE).append("\">");
-        if (!result.isEmpty() || WITH_RESULT.contains(action)) {
-            w.open(action + "Result");
+    static String success(SqsAction action, JsonObject result, String requestId) {
+        String name = action.wireName();
+        QueryXml w = new QueryXml(name);
+        w.xml.append('<').append(name).append("Response xmlns=\"").append(NAMESPACE).append("\">");
+        // SQS always writes the Result element of an action with output members, even when empty.
+        if (!result.isEmpty() || action.hasOutput()) {
+            w.open(name + "Result");
             w.members(result);
-            w.close(action + "Result");
+            w.close(name + "Result");
         }
         w.open("ResponseMetadata");
         w.text("RequestId", requestId);
         w.close("ResponseMetadata");
-        w.close(action + "Response");
+        w.close(name + "Response");
         return w.xml.toString();
     }
 

@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -20,15 +19,6 @@ import java.util.regex.Pattern;
  * about strings and bytes, so it can be tested without a server.
  */
 public final class RequestDecoder {
-    /** Every action SQS accepts; anything else is refused before it reaches a handler. */
-    public static final Set<String> ACTIONS = Set.of(
-            "CreateQueue", "GetQueueUrl", "ListQueues", "DeleteQueue", "GetQueueAttributes",
-            "SetQueueAttributes", "PurgeQueue", "SendMessage", "SendMessageBatch", "ReceiveMessage",
-            "DeleteMessage", "DeleteMessageBatch", "ChangeMessageVisibility", "ChangeMessageVisibilityBatch",
-            "TagQueue", "UntagQueue", "ListQueueTags", "AddPermission", "RemovePermission",
-            "ListDeadLetterSourceQueues", "StartMessageMoveTask", "CancelMessageMoveTask",
-            "ListMessageMoveTasks");
-
     private static final String TARGET_PREFIX = "AmazonSQS.";
     private static final String FORM_TYPE = "application/x-www-form-urlencoded";
     /** The classic Query style posts to the queue URL itself: /{account}/{queueName}. */
@@ -53,9 +43,10 @@ public final class RequestDecoder {
     }
 
     private static SqsRequest decodeJson(String amzTarget, Buffer body) {
-        String action = amzTarget.startsWith(TARGET_PREFIX) ? amzTarget.substring(TARGET_PREFIX.length()) : amzTarget;
-        if (!amzTarget.startsWith(TARGET_PREFIX) || !ACTIONS.contains(action)) {
-            throw invalidAction(action);
+        String name = amzTarget.startsWith(TARGET_PREFIX) ? amzTarget.substring(TARGET_PREFIX.length()) : amzTarget;
+        SqsAction action = amzTarget.startsWith(TARGET_PREFIX) ? SqsAction.named(name) : null;
+        if (action == null) {
+            throw invalidAction(name);
         }
         return new SqsRequest(WireProtocol.JSON, action, new Params(parseJsonObject(body)));
     }
@@ -91,15 +82,16 @@ public final class RequestDecoder {
         if (body != null && body.length() > 0 && isForm(contentType)) {
             parseForm(body.toString(StandardCharsets.UTF_8), flat); // the body wins over the URL
         }
-        String action = flat.remove("Action");
-        if (action == null || action.isEmpty()) {
+        String name = flat.remove("Action");
+        if (name == null || name.isEmpty()) {
             // SQS answers a Query request without an action (a bare GET of the endpoint or of a
             // queue URL, say) as an unknown operation: InvalidAction.
             throw new SqsException(ErrorCode.INVALID_ACTION,
                     "The request must name an action: an Action parameter (Query) or an X-Amz-Target header (JSON).");
         }
-        if (!ACTIONS.contains(action)) {
-            throw invalidAction(action);
+        SqsAction action = SqsAction.named(name);
+        if (action == null) {
+            throw invalidAction(name);
         }
         JsonObject tree = QueryParams.toTree(flat, action);
         if (!tree.containsKey("QueueUrl") && path != null) {

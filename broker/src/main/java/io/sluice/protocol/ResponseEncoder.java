@@ -25,7 +25,7 @@ public final class ResponseEncoder {
     }
 
     /** @param result the JSON protocol's response members; null or empty when the call has none */
-    public static EncodedResponse success(WireProtocol p, String action, JsonObject result, String requestId) {
+    public static EncodedResponse success(WireProtocol p, SqsAction action, JsonObject result, String requestId) {
         JsonObject members = result == null ? new JsonObject() : result;
         Map<String, String> headers = headers(requestId);
         if (p == WireProtocol.JSON) {

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /** A registry in one process's memory, for tests of the layers above it (nodes use the Hazelcast one). */
@@ -40,7 +41,7 @@ public final class InMemoryQueueRegistry implements QueueRegistry {
         });
     }
 
-    private static <T> CompletionStage<T> attempt(java.util.function.Supplier<T> op) {
+    private static <T> CompletionStage<T> attempt(Supplier<T> op) {
         try {
             return CompletableFuture.completedFuture(op.get());
         } catch (RuntimeException e) {
@@ -61,7 +62,7 @@ public final class InMemoryQueueRegistry implements QueueRegistry {
         if (existing == null) {
             return proposed;
         }
-        String differing = QueueAttributes.firstDifference(existing, proposed.attributes());
+        String differing = QueueAttributes.firstDifference(existing, proposed);
         if (differing != null) {
             throw new SqsException(ErrorCode.QUEUE_ALREADY_EXISTS,
                     "A queue already exists with the same name and a different value for attribute " + differing);

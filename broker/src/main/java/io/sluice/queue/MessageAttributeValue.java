@@ -1,6 +1,7 @@
 package io.sluice.queue;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * One message attribute as SQS defines it: a data type ({@code String}, {@code Number},
@@ -33,12 +34,12 @@ public record MessageAttributeValue(String dataType, String stringValue, byte[] 
     public boolean equals(Object o) {
         return o instanceof MessageAttributeValue other
                 && dataType.equals(other.dataType)
-                && java.util.Objects.equals(stringValue, other.stringValue)
+                && Objects.equals(stringValue, other.stringValue)
                 && Arrays.equals(binaryValue, other.binaryValue);
     }
 
     @Override
     public int hashCode() {
-        return dataType.hashCode() * 31 + Arrays.hashCode(binaryValue) + java.util.Objects.hashCode(stringValue);
+        return dataType.hashCode() * 31 + Arrays.hashCode(binaryValue) + Objects.hashCode(stringValue);
     }
 }

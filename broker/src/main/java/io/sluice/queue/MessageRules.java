@@ -140,45 +140,33 @@ public final class MessageRules {
     }
 
     public static int delaySeconds(Integer requested, int queueDefault) {
-        if (requested == null) {
-            return queueDefault;
-        }
-        if (requested < 0 || requested > MAX_DELAY_SECONDS) {
-            throw SqsException.invalidParameter("Value " + requested + " for parameter DelaySeconds is invalid."
-                    + " Reason: DelaySeconds must be >= 0 and <= 900.");
-        }
-        return requested;
+        return inRange("DelaySeconds", requested, queueDefault, 0, MAX_DELAY_SECONDS,
+                "DelaySeconds must be >= 0 and <= 900.");
     }
 
     public static int maxNumberOfMessages(Integer requested) {
-        if (requested == null) {
-            return 1;
-        }
-        if (requested < 1 || requested > MAX_MESSAGES_PER_RECEIVE) {
-            throw SqsException.invalidParameter("Value " + requested + " for parameter MaxNumberOfMessages is invalid."
-                    + " Reason: Must be between 1 and 10, if provided.");
-        }
-        return requested;
+        return inRange("MaxNumberOfMessages", requested, 1, 1, MAX_MESSAGES_PER_RECEIVE,
+                "Must be between 1 and 10, if provided.");
     }
 
     public static int waitTimeSeconds(Integer requested, int queueDefault) {
-        if (requested == null) {
-            return queueDefault;
-        }
-        if (requested < 0 || requested > MAX_WAIT_SECONDS) {
-            throw SqsException.invalidParameter("Value " + requested + " for parameter WaitTimeSeconds is invalid."
-                    + " Reason: Must be >= 0 and <= 20, if provided.");
-        }
-        return requested;
+        return inRange("WaitTimeSeconds", requested, queueDefault, 0, MAX_WAIT_SECONDS,
+                "Must be >= 0 and <= 20, if provided.");
     }
 
     public static int visibilityTimeout(Integer requested, int queueDefault) {
+        return inRange("VisibilityTimeout", requested, queueDefault, 0, MAX_VISIBILITY_SECONDS,
+                "Must be >= 0 and <= 43200, if provided.");
+    }
+
+    /** The requested number, or {@code absent} when none was given; InvalidParameterValue, with SQS's {@code reason}, outside min..max. */
+    private static int inRange(String parameter, Integer requested, int absent, int min, int max, String reason) {
         if (requested == null) {
-            return queueDefault;
+            return absent;
         }
-        if (requested < 0 || requested > MAX_VISIBILITY_SECONDS) {
-            throw SqsException.invalidParameter("Value " + requested + " for parameter VisibilityTimeout is invalid."
-                    + " Reason: Must be >= 0 and <= 43200, if provided.");
+        if (requested < min || requested > max) {
+            throw SqsException.invalidParameter("Value " + requested + " for parameter " + parameter + " is invalid."
+                    + " Reason: " + reason);
         }
         return requested;
     }

@@ -1,11 +1,17 @@
 package io.sluice.queue;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
+import java.util.random.RandomGenerator;
 
 /**
  * The state machine of one queue partition: its stored messages, visible, in flight or delayed,
@@ -13,9 +19,10 @@ import java.util.function.LongSupplier;
  *
  * <p>Not thread-safe by design: one event loop owns a partition and is the only caller, so the
  * hot path needs no locks. Deadlines (delay end, visibility expiry) live in one heap and are
- * applied when time has passed them, on any call or on the owner's periodic tick; nothing is
- * scheduled per message. Every change is also appended to a list the owner drains and commits
- * once per loop turn.
+ * applied when time has passed them, by {@link #advance}: on any call, and on the owner's
+ * periodic tick, which advances every partition of its loop (retention and the deduplication and
+ * receive-attempt windows expire there too); nothing is scheduled per message. Every change is
+ * also appended to a list the owner drains and commits once per loop turn.
  */
 public final class Partition {
     /** SQS caps a message's total visibility timeout at 12 hours from the receive. */
@@ -32,7 +39,7 @@ public final class Partition {
     private final ReadySet ready;
     private final PriorityQueue<Deadline> deadlines = new PriorityQueue<>();
     private final List<PartitionChange> changes = new ArrayList<>();
-    private final java.util.random.RandomGenerator tokens = new java.util.SplittableRandom();
+    private final RandomGenerator tokens = new SplittableRandom();
     /** FIFO deduplication records and receive attempts, oldest first so expiry scans from the head. */
     private final LinkedHashMap<String, DedupEntry> dedup = new LinkedHashMap<>();
     private final LinkedHashMap<String, Attempt> attempts = new LinkedHashMap<>();
@@ -103,7 +110,7 @@ public final class Partition {
         } else {
             makeVisible(r, now);
         }
-        changes.add(PartitionChange.upsert(r));
+        changes.add(PartitionChange.MessageStored.of(r));
         if (dedupKey != null) {
             putDedup(dedupKey, new DedupEntry(r.messageId, r.sequenceNumber, now + DedupEntry.WINDOW_MILLIS));
         }
@@ -228,7 +235,7 @@ public final class Partition {
                 inFlightCount++;
                 ready.tookInFlight(r);
                 schedule(r, now + timeoutMillis);
-                changes.add(PartitionChange.upsert(r));
+                changes.add(PartitionChange.MessageStored.of(r));
             }
             return;
         }
@@ -241,7 +248,7 @@ public final class Partition {
             } else {
                 schedule(m, now + timeoutMillis);
             }
-            changes.add(PartitionChange.upsert(m));
+            changes.add(PartitionChange.MessageStored.of(m));
         }
     }
 
@@ -249,7 +256,7 @@ public final class Partition {
     public void purge() {
         for (MessageRecord r : messages.values()) {
             r.removed = true;
-            changes.add(PartitionChange.remove(r));
+            changes.add(new PartitionChange.MessageRemoved(r.messageId));
         }
         messages.clear();
         ready.clear();
@@ -266,14 +273,14 @@ public final class Partition {
      * receive attempts still within their windows. Nothing here is a new change.
      */
     public void restore(PartitionSnapshot snapshot) {
-        java.util.Map<String, DedupEntry> dedupEntries = snapshot.dedup();
-        java.util.Map<String, StoredAttempt> storedAttempts = snapshot.attempts();
+        Map<String, DedupEntry> dedupEntries = snapshot.dedup();
+        Map<String, StoredAttempt> storedAttempts = snapshot.attempts();
         List<StoredMessage> ordered = new ArrayList<>(snapshot.messages());
         // FIFO order is the order the partition stored messages in, which sequence numbers record
         // (zero-padded, so text order is number order); sent times may come from other nodes' clocks.
         ordered.sort(fifo
-                ? java.util.Comparator.comparing(StoredMessage::sequenceNumber)
-                : java.util.Comparator.comparingLong(StoredMessage::sentTimestamp));
+                ? Comparator.comparing(StoredMessage::sequenceNumber)
+                : Comparator.comparingLong(StoredMessage::sentTimestamp));
         for (StoredMessage s : ordered) {
             MessageRecord r = MessageRecord.restore(s);
             messages.put(r.messageId, r);
@@ -292,7 +299,7 @@ public final class Partition {
             }
         }
         dedupEntries.entrySet().stream()
-                .sorted(java.util.Map.Entry.comparingByValue(java.util.Comparator.comparingLong(DedupEntry::expiresAt)))
+                .sorted(Map.Entry.comparingByValue(Comparator.comparingLong(DedupEntry::expiresAt)))
                 .forEach(e -> dedup.put(e.getKey(), e.getValue()));
         storedAttempts.forEach((id, a) -> attempts.put(id, new Attempt(a.refs(), a.expiresAt())));
         // Expiries found here are real changes: storage must forget those records too.
@@ -305,7 +312,7 @@ public final class Partition {
         Attempt a = new Attempt(List.copyOf(refs), now + ATTEMPT_WINDOW_MILLIS);
         attempts.remove(attemptId);
         attempts.put(attemptId, a);
-        changes.add(PartitionChange.attempt(attemptId, new StoredAttempt(a.refs, a.expiresAt)));
+        changes.add(new PartitionChange.AttemptStored(attemptId, new StoredAttempt(a.refs, a.expiresAt)));
     }
 
     /** What an earlier attempt with this id returned, or null when none is remembered. */
@@ -368,12 +375,6 @@ public final class Partition {
         changes.clear();
     }
 
-    /** When the next deadline falls, or {@link Long#MAX_VALUE}; lets the tick skip idle partitions. */
-    public long nextDeadline() {
-        Deadline d = deadlines.peek();
-        return d == null ? Long.MAX_VALUE : d.at;
-    }
-
     public int visibleCount() { return visibleCount; }
     public int inFlightCount() { return inFlightCount; }
     public int delayedCount() { return delayedCount; }
@@ -393,7 +394,7 @@ public final class Partition {
         r.receivedAt = now;
         r.receiptToken = tokens.nextLong();
         schedule(r, now + timeoutMillis);
-        changes.add(PartitionChange.upsert(r));
+        changes.add(PartitionChange.MessageStored.of(r));
         return r.deliver();
     }
 
@@ -414,27 +415,27 @@ public final class Partition {
             it.remove();
             forget(r);
         }
-        expireHead(dedup, now, e -> e.expiresAt(), PartitionChange.Kind.DEDUP);
-        expireHead(attempts, now, Attempt::expiresAt, PartitionChange.Kind.ATTEMPT);
+        expireHead(dedup, now, DedupEntry::expiresAt, PartitionChange.DedupRemoved::new);
+        expireHead(attempts, now, Attempt::expiresAt, PartitionChange.AttemptRemoved::new);
     }
 
     private <V> void expireHead(LinkedHashMap<String, V> map, long now,
-                                java.util.function.ToLongFunction<V> expiresAt, PartitionChange.Kind kind) {
-        Iterator<java.util.Map.Entry<String, V>> it = map.entrySet().iterator();
+                                ToLongFunction<V> expiresAt, Function<String, PartitionChange> removal) {
+        Iterator<Map.Entry<String, V>> it = map.entrySet().iterator();
         while (it.hasNext()) {
-            java.util.Map.Entry<String, V> e = it.next();
+            Map.Entry<String, V> e = it.next();
             if (expiresAt.applyAsLong(e.getValue()) > now) {
                 break;
             }
             it.remove();
-            changes.add(new PartitionChange(kind, e.getKey(), null, null));
+            changes.add(removal.apply(e.getKey()));
         }
     }
 
     private void putDedup(String key, DedupEntry e) {
         dedup.remove(key);
         dedup.put(key, e);
-        changes.add(PartitionChange.dedup(key, e));
+        changes.add(new PartitionChange.DedupStored(key, e));
     }
 
     /**
@@ -479,6 +480,6 @@ public final class Partition {
         if (ready.removed(r, r.state)) {
             newlyVisible++;
         }
-        changes.add(PartitionChange.remove(r));
+        changes.add(new PartitionChange.MessageRemoved(r.messageId));
     }
 }

@@ -1,16 +1,34 @@
 package io.sluice.queue;
 
 /**
- * One state change a partition made, as handed to the {@link CommitPort}. A replicated port
- * writes {@link Kind#UPSERT} records, removes {@link Kind#REMOVE} ones, and keeps FIFO deduplication and receive-attempt records
- * ({@link Kind#DEDUP}, {@link Kind#ATTEMPT}, value null to remove). Visibility expiry is not a
- * change: the record already says when.
+ * One state change a partition made, as handed to the {@link CommitPort}: a replicated port
+ * writes or removes the stored message, FIFO deduplication record or receive attempt it names.
+ * Visibility expiry is not a change: the stored message already says when.
  */
-public record PartitionChange(Kind kind, String key, MessageRecord record, Object value) {
-    public enum Kind { UPSERT, REMOVE, DEDUP, ATTEMPT }
+public sealed interface PartitionChange {
+    /**
+     * The message is stored, or its state changed. The record is the live one: a port writes it
+     * as it is when the commit is made ({@link MessageRecord#snapshot()}), which covers every
+     * change to it in the same loop turn.
+     */
+    record MessageStored(String messageId, MessageRecord record) implements PartitionChange {
+        static MessageStored of(MessageRecord r) {
+            return new MessageStored(r.messageId, r);
+        }
+    }
 
-    static PartitionChange upsert(MessageRecord r) { return new PartitionChange(Kind.UPSERT, r.messageId, r, null); }
-    static PartitionChange remove(MessageRecord r) { return new PartitionChange(Kind.REMOVE, r.messageId, null, null); }
-    static PartitionChange dedup(String key, DedupEntry e) { return new PartitionChange(Kind.DEDUP, key, null, e); }
-    static PartitionChange attempt(String key, Object refs) { return new PartitionChange(Kind.ATTEMPT, key, null, refs); }
+    /** The message was deleted, purged or expired. */
+    record MessageRemoved(String messageId) implements PartitionChange { }
+
+    /** A deduplication record was made or confirmed. */
+    record DedupStored(String key, DedupEntry entry) implements PartitionChange { }
+
+    /** A deduplication record's window ended. */
+    record DedupRemoved(String key) implements PartitionChange { }
+
+    /** A FIFO receive attempt was remembered. */
+    record AttemptStored(String attemptId, StoredAttempt attempt) implements PartitionChange { }
+
+    /** A receive attempt's window ended. */
+    record AttemptRemoved(String attemptId) implements PartitionChange { }
 }

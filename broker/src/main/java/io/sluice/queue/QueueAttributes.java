@@ -2,6 +2,7 @@ package io.sluice.queue;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -125,7 +126,7 @@ public final class QueueAttributes {
         return switch (name) {
             case SQS_MANAGED_SSE_ENABLED, CONTENT_BASED_DEDUPLICATION, FIFO_QUEUE -> bool(name, value);
             case POLICY -> jsonObjectOrEmpty(name, value);
-            // Checked against the queues they name by the caller, which reads the JSON.
+            // Read and checked against the queues they name by the caller, which parses the JSON.
             case REDRIVE_POLICY, REDRIVE_ALLOW_POLICY -> value.trim();
             case DEDUPLICATION_SCOPE -> oneOf(name, value, "messageGroup", "queue");
             case FIFO_THROUGHPUT_LIMIT -> oneOf(name, value, "perQueue", "perMessageGroupId");
@@ -144,7 +145,7 @@ public final class QueueAttributes {
 
     private static String bool(String name, String value) {
         if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
-            return value.toLowerCase(java.util.Locale.ROOT);
+            return value.toLowerCase(Locale.ROOT);
         }
         throw invalidValue(name);
     }
@@ -161,9 +162,9 @@ public final class QueueAttributes {
     /**
      * The attributes GetQueueAttributes reports for the requested names.
      *
-     * @param counts visible, not visible, delayed, used only when a count is asked for
+     * @param counts the queue's message counts, used only when a count is asked for
      */
-    public static Map<String, String> report(QueueMeta meta, List<String> requested, String arn, long[] counts) {
+    public static Map<String, String> report(QueueMeta meta, List<String> requested, String arn, MessageCounts counts) {
         boolean all = requested.contains("All");
         for (String name : requested) {
             if (!name.equals("All") && !REPORT_ORDER.contains(name)) {
@@ -177,9 +178,9 @@ public final class QueueAttributes {
             }
             String value = switch (name) {
                 case QUEUE_ARN -> arn;
-                case APPROXIMATE_NUMBER_OF_MESSAGES -> Long.toString(counts[0]);
-                case APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE -> Long.toString(counts[1]);
-                case APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED -> Long.toString(counts[2]);
+                case APPROXIMATE_NUMBER_OF_MESSAGES -> Long.toString(counts.visible());
+                case APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE -> Long.toString(counts.inFlight());
+                case APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED -> Long.toString(counts.delayed());
                 case CREATED_TIMESTAMP -> Long.toString(meta.createdMillis() / 1000);
                 case LAST_MODIFIED_TIMESTAMP -> Long.toString(meta.lastModifiedMillis() / 1000);
                 // As SQS: only a queue with SSE-KMS (a key named) has a data key reuse period to show.
@@ -199,13 +200,19 @@ public final class QueueAttributes {
         return requested.contains("All") || requested.stream().anyMatch(COUNTS::contains);
     }
 
-    /** The first attribute whose requested value differs from the queue's, or null if none. */
-    public static String firstDifference(QueueMeta existing, Map<String, String> requested) {
-        for (Map.Entry<String, String> e : requested.entrySet()) {
+    /**
+     * The first attribute a CreateQueue of an existing queue asks a different value of, or null
+     * if none: the attributes {@code proposed} sets, and its redrive policy if it has one.
+     */
+    public static String firstDifference(QueueMeta existing, QueueMeta proposed) {
+        for (Map.Entry<String, String> e : proposed.attributes().entrySet()) {
             String current = existing.attribute(e.getKey());
             if (!e.getValue().equals(current == null ? "" : current)) {
                 return e.getKey();
             }
+        }
+        if (proposed.redrivePolicy() != null && !proposed.redrivePolicy().equals(existing.redrivePolicy())) {
+            return REDRIVE_POLICY;
         }
         return null;
     }

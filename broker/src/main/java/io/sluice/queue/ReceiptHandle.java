@@ -1,9 +1,11 @@
 package io.sluice.queue;
 
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.Base64;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -49,8 +51,8 @@ public record ReceiptHandle(String queueName, int partition, String messageId, l
                 }
                 int signedLength = raw.length - MAC_BYTES;
                 byte[] expected = mac(raw, signedLength);
-                byte[] given = java.util.Arrays.copyOfRange(raw, signedLength, raw.length);
-                if (!MessageDigest.isEqual(java.util.Arrays.copyOf(expected, MAC_BYTES), given)) {
+                byte[] given = Arrays.copyOfRange(raw, signedLength, raw.length);
+                if (!MessageDigest.isEqual(Arrays.copyOf(expected, MAC_BYTES), given)) {
                     throw invalid(text);
                 }
                 ByteBuffer buf = ByteBuffer.wrap(raw, 0, signedLength);
@@ -62,7 +64,7 @@ public record ReceiptHandle(String queueName, int partition, String messageId, l
                 long token = buf.getLong();
                 return new ReceiptHandle(new String(queue, StandardCharsets.UTF_8), partition,
                         new String(id, StandardCharsets.UTF_8), token);
-            } catch (IllegalArgumentException | java.nio.BufferUnderflowException
+            } catch (IllegalArgumentException | BufferUnderflowException
                      | NegativeArraySizeException e) {
                 throw invalid(text);
             }

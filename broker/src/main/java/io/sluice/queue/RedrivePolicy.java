@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * A queue's parsed RedrivePolicy, and the RedriveAllowPolicy of a dead-letter queue: which
- * sources may use it. Parsing the JSON is the caller's business; the rules are here.
+ * sources may use it. Parsing the JSON is the caller's business (the server reads what clients
+ * send); the rules are here, and a queue keeps its policy in this form ({@link QueueMeta#redrivePolicy()}).
  */
 public record RedrivePolicy(String deadLetterTargetArn, int maxReceiveCount) {
 
@@ -21,20 +22,13 @@ public record RedrivePolicy(String deadLetterTargetArn, int maxReceiveCount) {
         }
     }
 
-    private static final java.util.regex.Pattern CANONICAL = java.util.regex.Pattern.compile(
-            "\\{\"deadLetterTargetArn\":\"([^\"]*)\",\"maxReceiveCount\":(\\d+)}");
-
-    /** The form the broker stores and reports: {"deadLetterTargetArn":"...","maxReceiveCount":n}. */
+    /**
+     * The form GetQueueAttributes reports: {"deadLetterTargetArn":"...","maxReceiveCount":n}. The
+     * ARN is one of this broker's queue ARNs ({@link #checkTarget} found its queue), whose
+     * characters need no escaping in JSON.
+     */
     public String toJson() {
         return "{\"deadLetterTargetArn\":\"" + deadLetterTargetArn + "\",\"maxReceiveCount\":" + maxReceiveCount + "}";
-    }
-
-    static RedrivePolicy fromCanonicalJson(String json) {
-        java.util.regex.Matcher m = CANONICAL.matcher(json);
-        if (!m.matches()) {
-            throw new IllegalStateException("not a canonical redrive policy: " + json);
-        }
-        return new RedrivePolicy(m.group(1), Integer.parseInt(m.group(2)));
     }
 
     /** A dead-letter queue's RedriveAllowPolicy. */

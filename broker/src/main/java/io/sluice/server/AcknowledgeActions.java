@@ -11,6 +11,7 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /** What a consumer does with a received message: DeleteMessage and ChangeMessageVisibility, single and batched. */
 final class AcknowledgeActions {
@@ -68,7 +69,7 @@ final class AcknowledgeActions {
     }
 
     /** Runs one operation per entry; an entry's failure is reported in Failed, not as the request's error. */
-    private Future<JsonObject> batch(Params params, String entryName, java.util.function.Function<Params, Future<Void>> op) {
+    private Future<JsonObject> batch(Params params, String entryName, Function<Params, Future<Void>> op) {
         List<Params> entries = params.objectList("Entries");
         BatchRules.checkIds(entries.stream().map(e -> e.optionalString("Id")).toList(), entryName);
         List<Future<JsonObject>> results = new ArrayList<>(entries.size());

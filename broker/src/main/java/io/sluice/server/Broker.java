@@ -2,13 +2,25 @@ package io.sluice.server;
 
 import io.sluice.cluster.MoveTaskStore;
 import io.sluice.config.BrokerConfig;
+import io.sluice.partition.PartitionMoved;
 import io.sluice.partition.PartitionRouter;
 import io.sluice.partition.PartitionStats;
 import io.sluice.protocol.Params;
 import io.sluice.queue.Clock;
+import io.sluice.queue.ErrorCode;
+import io.sluice.queue.MessageCounts;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
 import io.sluice.queue.ReceiptHandle;
+import io.sluice.queue.SqsException;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.ReplyException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
 
 /** The parts every action handler shares; all are safe to use from any event loop. */
 final class Broker {
@@ -43,7 +55,7 @@ final class Broker {
      * The node's one runner of move tasks, made by the first HTTP verticle that asks (exactly
      * once: making one starts its periodic scan).
      */
-    synchronized MessageMoveTasks moveTasks(java.util.function.Supplier<MessageMoveTasks> create) {
+    synchronized MessageMoveTasks moveTasks(Supplier<MessageMoveTasks> create) {
         if (moveTasks == null) {
             moveTasks = create.get();
         }
@@ -61,11 +73,10 @@ final class Broker {
     }
 
     /** A registry write as a Vert.x future, completing on the caller's event loop. */
-    static <T> io.vertx.core.Future<T> await(java.util.concurrent.CompletionStage<T> stage) {
-        io.vertx.core.Context ctx = io.vertx.core.Vertx.currentContext();
-        io.vertx.core.Future<T> f = ctx == null ? io.vertx.core.Future.fromCompletionStage(stage)
-                : io.vertx.core.Future.fromCompletionStage(stage, ctx);
-        return f.recover(err -> io.vertx.core.Future.failedFuture(unwrap(err)));
+    static <T> Future<T> await(CompletionStage<T> stage) {
+        Context ctx = Vertx.currentContext();
+        Future<T> f = ctx == null ? Future.fromCompletionStage(stage) : Future.fromCompletionStage(stage, ctx);
+        return f.recover(err -> Future.failedFuture(unwrap(err)));
     }
 
     /**
@@ -73,13 +84,13 @@ final class Broker {
      * transit may or may not have run: the client gets a retryable ServiceUnavailable, as SQS
      * does for its own internal hiccups.
      */
-    static io.sluice.queue.SqsException asSqsError(Throwable failure) {
+    static SqsException asSqsError(Throwable failure) {
         Throwable err = unwrap(failure);
-        if (err instanceof io.sluice.queue.SqsException e) {
+        if (err instanceof SqsException e) {
             return e;
         }
-        if (err instanceof io.vertx.core.eventbus.ReplyException || err instanceof io.sluice.partition.PartitionMoved) {
-            return new io.sluice.queue.SqsException(io.sluice.queue.ErrorCode.SERVICE_UNAVAILABLE,
+        if (err instanceof ReplyException || err instanceof PartitionMoved) {
+            return new SqsException(ErrorCode.SERVICE_UNAVAILABLE,
                     "The queue partition's node did not answer; try again.");
         }
         return null;
@@ -88,21 +99,28 @@ final class Broker {
     /** The failure inside the wrappers CompletableFuture adds. */
     static Throwable unwrap(Throwable err) {
         Throwable t = err;
-        while ((t instanceof java.util.concurrent.CompletionException || t instanceof java.util.concurrent.ExecutionException)
-                && t.getCause() != null) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
             t = t.getCause();
         }
         return t;
     }
 
-    /** Visible, not visible, delayed: the sums of the partitions' last published counts. */
-    long[] counts(String queueName) {
-        long[] sums = new long[3];
+    /** The queue's message counts: the sums of its partitions' last published counts. */
+    MessageCounts counts(String queueName) {
+        long visible = 0;
+        long inFlight = 0;
+        long delayed = 0;
         for (PartitionStats s : router.stats(queueName)) {
-            sums[0] += s.visible();
-            sums[1] += s.inFlight();
-            sums[2] += s.delayed();
+            visible += s.visible();
+            inFlight += s.inFlight();
+            delayed += s.delayed();
         }
-        return sums;
+        return new MessageCounts(visible, inFlight, delayed);
+    }
+
+    /** The queue an SQS ARN of this account names, or null when there is none. */
+    QueueMeta queueOfArn(String arn) {
+        String name = urls.nameOfArn(arn);
+        return name == null ? null : registry.find(name);
     }
 }

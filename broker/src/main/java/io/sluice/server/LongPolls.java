@@ -3,6 +3,7 @@ package io.sluice.server;
 import io.sluice.partition.VisibilityListener;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * The long polls parked on this node, by queue. A partition with newly visible messages wakes
@@ -15,10 +16,10 @@ final class LongPolls implements VisibilityListener {
     }
 
     private final ConcurrentHashMap<String, Set<Waiter>> waiting = new ConcurrentHashMap<>();
-    private volatile java.util.function.Consumer<String> onFirstWait = q -> { };
+    private volatile Consumer<String> onFirstWait = q -> { };
 
     /** Told the queue's name whenever a receive parks, so wakes from other nodes reach this one. */
-    void onFirstWait(java.util.function.Consumer<String> hook) {
+    void onFirstWait(Consumer<String> hook) {
         this.onFirstWait = hook;
     }
 

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /** {@code java -jar sluice.jar [--port 9324] [--config sluice.yaml] ...}: runs one node until SIGTERM. */
@@ -42,8 +43,8 @@ public final class Main {
         }
         System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT.%1$tL %4$s %3$s - %5$s%6$s%n");
         Logger log = Logger.getLogger("io.sluice");
-        HAZELCAST_LOG.setLevel(java.util.logging.Level.WARNING);
-        MEMBERSHIP_LOG.setLevel(java.util.logging.Level.INFO);
+        HAZELCAST_LOG.setLevel(Level.WARNING);
+        MEMBERSHIP_LOG.setLevel(Level.INFO);
         BrokerConfig config;
         try {
             Optional<BrokerConfig> loaded = ConfigLoader.load(Arrays.asList(args), System.getenv(),

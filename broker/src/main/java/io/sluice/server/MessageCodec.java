@@ -3,9 +3,12 @@ package io.sluice.server;
 import io.sluice.protocol.Params;
 import io.sluice.queue.MessageAttributeValue;
 import io.sluice.queue.SqsException;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Message attributes between the request/response tree and the queue's model. */
@@ -57,11 +60,11 @@ final class MessageCodec {
     }
 
     /** A batch's answer once every entry is done: entries that failed go in Failed, the rest in Successful. */
-    static io.vertx.core.Future<JsonObject> batchResult(java.util.List<io.vertx.core.Future<JsonObject>> entries) {
-        return io.vertx.core.Future.all(entries).map(all -> {
-            io.vertx.core.json.JsonArray successful = new io.vertx.core.json.JsonArray();
-            io.vertx.core.json.JsonArray failed = new io.vertx.core.json.JsonArray();
-            for (io.vertx.core.Future<JsonObject> f : entries) {
+    static Future<JsonObject> batchResult(List<Future<JsonObject>> entries) {
+        return Future.all(entries).map(all -> {
+            JsonArray successful = new JsonArray();
+            JsonArray failed = new JsonArray();
+            for (Future<JsonObject> f : entries) {
                 JsonObject r = f.result();
                 (r.containsKey("SenderFault") ? failed : successful).add(r);
             }

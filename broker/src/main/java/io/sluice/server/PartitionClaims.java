@@ -1,6 +1,5 @@
 package io.sluice.server;
 
-import io.sluice.partition.PartitionStats;
 import io.sluice.queue.Delivery;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.QueueMeta;
@@ -48,11 +47,7 @@ final class PartitionClaims {
     }
 
     long inFlight(QueueMeta meta) {
-        long sum = 0;
-        for (PartitionStats s : broker.router.stats(meta.name())) {
-            sum += s.inFlight();
-        }
-        return sum;
+        return broker.counts(meta.name()).inFlight();
     }
 
     private Future<List<Claimed>> claimFrom(QueueMeta meta, List<Integer> partitions, int i, int wanted,
@@ -77,10 +72,6 @@ final class PartitionClaims {
 
     /** The policy's dead-letter queue, or null without a policy or when that queue is gone (then nothing moves). */
     private QueueMeta deadLetterQueueOf(RedrivePolicy policy) {
-        if (policy == null) {
-            return null;
-        }
-        String name = broker.urls.nameOfArn(policy.deadLetterTargetArn());
-        return name == null ? null : broker.registry.find(name);
+        return policy == null ? null : broker.queueOfArn(policy.deadLetterTargetArn());
     }
 }

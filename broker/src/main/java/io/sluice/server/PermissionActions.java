@@ -7,6 +7,7 @@ import io.sluice.queue.SqsException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -74,7 +75,7 @@ final class PermissionActions {
                 throw SqsException.invalidParameter("Value " + label + " for parameter Label is invalid."
                         + " Reason: can't find label on existing policy.");
             }
-            java.util.Map<String, String> change = new java.util.HashMap<>();
+            Map<String, String> change = new HashMap<>();
             change.put(QueueAttributes.POLICY, statements.isEmpty() ? null : policy.encode());
             return m.withAttributes(change, now);
         })).map(m -> new JsonObject());

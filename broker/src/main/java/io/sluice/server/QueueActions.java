@@ -2,10 +2,13 @@ package io.sluice.server;
 
 import io.sluice.protocol.Params;
 import io.sluice.queue.ErrorCode;
+import io.sluice.queue.MessageCounts;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.QueueAttributes;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueNames;
+import io.sluice.queue.QueueRegistry;
+import io.sluice.queue.RedrivePolicy;
 import io.sluice.queue.SqsException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -13,6 +16,7 @@ import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -41,19 +45,19 @@ final class QueueActions {
         // A .fifo name without FifoQueue=true is a standard queue name with a dot, which SQS refuses.
         QueueNames.check(name, fifo && fifoAttribute);
         Map<String, String> attributes = QueueAttributes.validate(given, fifo, true);
-        redrive.check(name, fifo, attributes);
+        RedrivePolicy redrivePolicy = redrive.take(name, fifo, attributes);
         Map<String, String> tags = params.has("tags") ? params.stringMap("tags") : params.stringMap("Tags");
         TagActions.checkTags(tags);
         long now = broker.clock.millis();
         return Broker.await(broker.registry.create(
-                        new QueueMeta(name, fifo, broker.config.partitions(), now, now, attributes, tags, 0)))
+                        new QueueMeta(name, fifo, broker.config.partitions(), now, now, attributes, tags, 0, redrivePolicy)))
                 .map(created -> new JsonObject().put("QueueUrl", broker.urls.url(name)));
     }
 
     Future<JsonObject> getQueueUrl(Params params, RequestInfo info) {
         String name = params.requiredString("QueueName");
         if (broker.registry.find(name) == null) {
-            throw io.sluice.queue.QueueRegistry.doesNotExist();
+            throw QueueRegistry.doesNotExist();
         }
         return Future.succeededFuture(new JsonObject().put("QueueUrl", broker.urls.url(name)));
     }
@@ -80,11 +84,11 @@ final class QueueActions {
         if (names.isEmpty()) {
             return Future.succeededFuture(new JsonObject());
         }
-        long[] counts = QueueAttributes.needsCounts(names) ? broker.counts(meta.name()) : new long[3];
+        MessageCounts counts = QueueAttributes.needsCounts(names) ? broker.counts(meta.name()) : MessageCounts.NONE;
         Map<String, String> report = QueueAttributes.report(meta, names, broker.urls.arn(meta.name()), counts);
         JsonObject result = new JsonObject();
         if (!report.isEmpty()) {
-            result.put("Attributes", new JsonObject(new java.util.LinkedHashMap<>(report)));
+            result.put("Attributes", new JsonObject(new LinkedHashMap<>(report)));
         }
         return Future.succeededFuture(result);
     }
@@ -95,10 +99,13 @@ final class QueueActions {
             throw SqsException.missingParameter("Attributes");
         }
         Map<String, String> validated = QueueAttributes.validate(params.stringMap("Attributes"), meta.fifo(), false);
-        redrive.check(meta.name(), meta.fifo(), validated);
+        boolean setsRedrivePolicy = validated.containsKey(QueueAttributes.REDRIVE_POLICY);
+        RedrivePolicy redrivePolicy = redrive.take(meta.name(), meta.fifo(), validated);
         long now = broker.clock.millis();
-        return Broker.await(broker.registry.update(meta.name(), m -> m.withAttributes(validated, now)))
-                .map(m -> new JsonObject());
+        return Broker.await(broker.registry.update(meta.name(), m -> {
+            QueueMeta changed = m.withAttributes(validated, now);
+            return setsRedrivePolicy ? changed.withRedrivePolicy(redrivePolicy, now) : changed;
+        })).map(m -> new JsonObject());
     }
 
     Future<JsonObject> purgeQueue(Params params, RequestInfo info) {

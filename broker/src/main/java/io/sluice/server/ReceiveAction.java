@@ -2,16 +2,20 @@ package io.sluice.server;
 
 import io.sluice.partition.PartitionStats;
 import io.sluice.protocol.Params;
+import io.sluice.queue.AttemptRef;
 import io.sluice.queue.AttributeNameFilter;
 import io.sluice.queue.Delivery;
+import io.sluice.queue.FifoRules;
 import io.sluice.queue.InFlightQuota;
 import io.sluice.queue.MessageAttributeValue;
 import io.sluice.queue.MessageRules;
 import io.sluice.queue.Md5;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.QueueMeta;
+import io.sluice.queue.QueueRegistry;
 import io.sluice.queue.ReceiptHandle;
 import io.sluice.queue.ShortPollSampler;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -24,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 /**
  * ReceiveMessage. A short poll claims from a weighted sample of the queue's partitions and
@@ -60,7 +65,7 @@ final class ReceiveAction {
         long visibilityMillis = visibility * 1000L;
         String attemptId = meta.fifo() ? params.optionalString("ReceiveRequestAttemptId") : null;
 
-        java.util.function.Supplier<Future<List<Claimed>>> fresh = () -> waitSeconds == 0
+        Supplier<Future<List<Claimed>>> fresh = () -> waitSeconds == 0
                 ? claims.claim(meta, shortPollPartitions(meta), allowance(meta, max, true), visibilityMillis, true)
                 : new ParkedReceive(meta, max, visibilityMillis, waitSeconds * 1000L, info).start();
         Future<List<Claimed>> claimed = attemptId == null ? fresh.get() : new ReceiveAttempts(attemptId, meta).run(fresh);
@@ -154,22 +159,22 @@ final class ReceiveAction {
         private final int home;
 
         ReceiveAttempts(String attemptId, QueueMeta meta) {
-            io.sluice.queue.FifoRules.checkId("ReceiveRequestAttemptId", attemptId);
+            FifoRules.checkId("ReceiveRequestAttemptId", attemptId);
             this.attemptId = attemptId;
             this.meta = meta;
-            this.home = io.sluice.queue.FifoRules.partitionOf(attemptId, meta.partitions());
+            this.home = FifoRules.partitionOf(attemptId, meta.partitions());
         }
 
-        Future<List<Claimed>> run(java.util.function.Supplier<Future<List<Claimed>>> fresh) {
+        Future<List<Claimed>> run(Supplier<Future<List<Claimed>>> fresh) {
             return broker.router.execute(meta.name(), home, new PartitionRequest.RecallAttempt(attemptId))
                     .compose(refs -> refs == null ? Future.succeededFuture((List<Claimed>) null) : redeliver(refs))
                     .compose(again -> again != null ? Future.succeededFuture(again) : fresh.get().compose(this::remember));
         }
 
         /** The remembered messages again, or null when any of them is no longer in flight under that receive. */
-        private Future<List<Claimed>> redeliver(List<io.sluice.queue.AttemptRef> refs) {
+        private Future<List<Claimed>> redeliver(List<AttemptRef> refs) {
             List<Future<Delivery>> all = new ArrayList<>();
-            for (io.sluice.queue.AttemptRef r : refs) {
+            for (AttemptRef r : refs) {
                 all.add(broker.router.execute(meta.name(), r.partition(),
                         new PartitionRequest.Redeliver(r.messageId(), r.token())));
             }
@@ -187,9 +192,9 @@ final class ReceiveAction {
         }
 
         private Future<List<Claimed>> remember(List<Claimed> claimed) {
-            List<io.sluice.queue.AttemptRef> refs = new ArrayList<>();
+            List<AttemptRef> refs = new ArrayList<>();
             for (Claimed c : claimed) {
-                refs.add(new io.sluice.queue.AttemptRef(c.partition(), c.delivery().messageId(), c.delivery().receiptToken()));
+                refs.add(new AttemptRef(c.partition(), c.delivery().messageId(), c.delivery().receiptToken()));
             }
             return broker.router.execute(meta.name(), home, new PartitionRequest.RememberAttempt(attemptId, refs))
                     .map(v -> claimed);
@@ -207,7 +212,7 @@ final class ReceiveAction {
         private final long visibilityMillis;
         private final long waitMillis;
         private final RequestInfo info;
-        private final io.vertx.core.Context context;
+        private final Context context;
         private final Promise<List<Claimed>> answer = Promise.promise();
         private boolean claiming;
         private boolean wokenDuringClaim;
@@ -267,7 +272,7 @@ final class ReceiveAction {
             claiming = true;
             wokenDuringClaim = false;
             if (broker.registry.find(meta.name()) == null) {
-                answer.tryFail(io.sluice.queue.QueueRegistry.doesNotExist());
+                answer.tryFail(QueueRegistry.doesNotExist());
                 finish(List.of());
                 return;
             }

@@ -12,7 +12,8 @@ import java.util.Map;
 
 /**
  * Reads the JSON of RedrivePolicy and RedriveAllowPolicy as clients write it (numbers as
- * strings or not), checks them against the queues they name, and stores a canonical form.
+ * strings or not) and checks them against the queues they name. A queue keeps its redrive
+ * policy parsed ({@link QueueMeta#redrivePolicy()}) and its allow policy as canonical JSON.
  */
 final class RedriveAttributes {
     private final Broker broker;
@@ -21,15 +22,19 @@ final class RedriveAttributes {
         this.broker = broker;
     }
 
-    /** Validates and canonicalises the redrive attributes among {@code attributes}, in place. */
-    void check(String queueName, boolean fifo, Map<String, String> attributes) {
-        String policy = attributes.get(QueueAttributes.REDRIVE_POLICY);
+    /**
+     * Validates the redrive attributes among {@code attributes}: takes the RedrivePolicy out of
+     * them and returns it parsed, and canonicalises the RedriveAllowPolicy in place.
+     *
+     * @return the redrive policy given, or null when none was given or it was empty (none)
+     */
+    RedrivePolicy take(String queueName, boolean fifo, Map<String, String> attributes) {
+        String policy = attributes.remove(QueueAttributes.REDRIVE_POLICY);
+        RedrivePolicy parsed = null;
         if (policy != null && !policy.isEmpty()) {
-            RedrivePolicy p = parsePolicy(policy);
-            String targetName = broker.urls.nameOfArn(p.deadLetterTargetArn());
-            QueueMeta target = targetName == null ? null : broker.registry.find(targetName);
+            parsed = parsePolicy(policy);
+            QueueMeta target = broker.queueOfArn(parsed.deadLetterTargetArn());
             RedrivePolicy.checkTarget(target, fifo, broker.urls.arn(queueName), allowPolicyOf(target));
-            attributes.put(QueueAttributes.REDRIVE_POLICY, p.toJson());
         }
         String allow = attributes.get(QueueAttributes.REDRIVE_ALLOW_POLICY);
         if (allow != null && !allow.isEmpty()) {
@@ -40,6 +45,7 @@ final class RedriveAttributes {
             }
             attributes.put(QueueAttributes.REDRIVE_ALLOW_POLICY, canonical.encode());
         }
+        return parsed;
     }
 
     static RedrivePolicy.AllowPolicy allowPolicyOf(QueueMeta target) {

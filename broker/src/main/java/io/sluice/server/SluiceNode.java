@@ -3,9 +3,6 @@ package io.sluice.server;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
-import io.sluice.partition.Ownership;
-import io.sluice.queue.CommitPort;
-import java.util.function.BooleanSupplier;
 import io.sluice.cluster.ClusterRouter;
 import io.sluice.cluster.ForwardedRequests;
 import io.sluice.cluster.HazelcastCommitPort;
@@ -18,9 +15,11 @@ import io.sluice.cluster.Reconciler;
 import io.sluice.cluster.StatsBoard;
 import io.sluice.cluster.WakeRelay;
 import io.sluice.config.BrokerConfig;
+import io.sluice.partition.Ownership;
 import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.PartitionLoops;
 import io.sluice.queue.Clock;
+import io.sluice.queue.CommitPort;
 import io.sluice.queue.ReceiptHandle;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -30,12 +29,14 @@ import io.vertx.core.VertxOptions;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.security.SecureRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 
 /**
  * One running broker node: a member of a Hazelcast cluster (of one, by default) with a
@@ -106,7 +107,7 @@ public final class SluiceNode implements AutoCloseable {
                     longPolls.wakeAll(name);
                 });
         HazelcastOwnership ownership = new HazelcastOwnership(hz.getPartitionService());
-        PartitionLoops loops = new PartitionLoops(vertx, eventLoops, clock);
+        PartitionLoops loops = await(PartitionLoops.deploy(vertx, eventLoops, clock), "start the partition loops");
         PartitionDirectory directory;
         Ownership owned;
         BooleanSupplier paused;
@@ -170,7 +171,7 @@ public final class SluiceNode implements AutoCloseable {
         // Stop serving partitions before leaving: requests re-route to the next owners (after the
         // migration) instead of being written by a node whose writes could land late.
         directory.dropAll(false);
-        loops.stop(vertx);
+        loops.stop();
         try {
             vertx.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
@@ -189,7 +190,7 @@ public final class SluiceNode implements AutoCloseable {
     }
 
     private static int freePort(String host) {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName(host))) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(host))) {
             return s.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

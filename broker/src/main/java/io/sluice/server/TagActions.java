@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** Queue tags: TagQueue, UntagQueue, ListQueueTags. */
 final class TagActions {
@@ -51,7 +52,7 @@ final class TagActions {
         QueueMeta meta = broker.queueOf(params);
         JsonObject result = new JsonObject();
         if (!meta.tags().isEmpty()) {
-            result.put("Tags", new JsonObject(new LinkedHashMap<>(new java.util.TreeMap<>(meta.tags()))));
+            result.put("Tags", new JsonObject(new LinkedHashMap<>(new TreeMap<>(meta.tags()))));
         }
         return Future.succeededFuture(result);
     }

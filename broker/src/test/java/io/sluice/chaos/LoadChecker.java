@@ -2,6 +2,7 @@ package io.sluice.chaos;
 
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,6 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -449,7 +451,7 @@ public final class LoadChecker implements AutoCloseable {
                         if (r.statusCode() == 200) {
                             n.down = false;
                         }
-                    } catch (java.io.IOException e) {
+                    } catch (IOException e) {
                         // still down
                     } catch (InterruptedException e) {
                         return;
@@ -807,7 +809,7 @@ public final class LoadChecker implements AutoCloseable {
         }
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String prefix) {
+    private static ThreadFactory daemon(String prefix) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
             Thread t = new Thread(r, "chaos-" + prefix + "-" + n.incrementAndGet());

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -113,7 +114,7 @@ class NodeLossIT {
                             }
                             return backAt.size() >= IN_FLIGHT_MESSAGES;
                         });
-            } catch (org.awaitility.core.ConditionTimeoutException e) {
+            } catch (ConditionTimeoutException e) {
                 // asserted below
             }
             long lastBack = backAt.values().stream().mapToLong(t -> t - killAt).max().orElse(-1);
@@ -125,7 +126,7 @@ class NodeLossIT {
                 await("survivors healthy").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
                         .until(() -> survivors.stream().allMatch(ClusterProcess::healthy));
                 survivorsHealthyAt = load.now() - killAt;
-            } catch (org.awaitility.core.ConditionTimeoutException e) {
+            } catch (ConditionTimeoutException e) {
                 // asserted below
             }
 

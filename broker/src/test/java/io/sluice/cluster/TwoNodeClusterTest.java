@@ -2,6 +2,7 @@ package io.sluice.cluster;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.config.BrokerConfig;
@@ -12,6 +13,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -132,7 +134,7 @@ class TwoNodeClusterTest {
                     () -> viaA.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(10)).messages());
             // Give the receive time to park; it must still be waiting when the send goes out.
             await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> true);
-            org.junit.jupiter.api.Assertions.assertFalse(parked.isDone(), "the receive should be parked, not answered");
+            assertFalse(parked.isDone(), "the receive should be parked, not answered");
             String body = "wake-" + round;
             long sentAt = System.nanoTime();
             viaB.sendMessage(r -> r.queueUrl(url).messageBody(body));
@@ -149,12 +151,12 @@ class TwoNodeClusterTest {
     @Test
     void fifoOrderHoldsWhenSendsAndReceivesGoThroughDifferentNodes() {
         String url = viaB.createQueue(r -> r.queueName("order.fifo")
-                .attributesWithStrings(java.util.Map.of("FifoQueue", "true", "ContentBasedDeduplication", "true"))).queueUrl();
+                .attributesWithStrings(Map.of("FifoQueue", "true", "ContentBasedDeduplication", "true"))).queueUrl();
         for (int i = 0; i < 30; i++) {
             int n = i;
             (i % 2 == 0 ? viaA : viaB).sendMessage(r -> r.queueUrl(url).messageGroupId("g" + (n % 3)).messageBody("" + n));
         }
-        java.util.Map<String, Integer> last = new java.util.HashMap<>();
+        Map<String, Integer> last = new HashMap<>();
         int[] count = {0};
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             SqsClient via = count[0] % 2 == 0 ? viaA : viaB;

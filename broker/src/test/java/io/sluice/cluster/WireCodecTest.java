@@ -20,6 +20,7 @@ import io.sluice.queue.MessageState;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.ReceiveOutcome;
+import io.sluice.queue.RedrivePolicy;
 import io.sluice.queue.SendOutcome;
 import io.sluice.queue.SqsException;
 import io.sluice.queue.StoredAttempt;
@@ -27,6 +28,7 @@ import io.sluice.queue.StoredMessage;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -142,6 +144,13 @@ class WireCodecTest {
         assertEquals(plain, back);
         assertTrue(back.attributes().isEmpty());
         assertTrue(back.tags().isEmpty());
+        assertNull(back.redrivePolicy());
+        QueueMeta withRedrive = new QueueMeta("src", false, 2, 0, 0, Map.of("DelaySeconds", "3"), Map.of(), 0,
+                new RedrivePolicy("arn:aws:sqs:us-east-1:000000000000:dlq", 7));
+        QueueMeta redriveBack = WireCodec.decodeQueueMeta(WireCodec.encodeQueueMeta(withRedrive));
+        assertEquals(withRedrive, redriveBack);
+        assertEquals(new RedrivePolicy("arn:aws:sqs:us-east-1:000000000000:dlq", 7), redriveBack.redrivePolicy());
+        assertEquals(3, redriveBack.delaySeconds());
     }
 
     // ---------------------------------------------------------------- requests
@@ -294,12 +303,12 @@ class WireCodecTest {
             Function<byte[], Object> decode = DECODERS.get(i);
             decode.apply(full);
             for (int len = 0; len < full.length; len++) {
-                byte[] cut = java.util.Arrays.copyOf(full, len);
+                byte[] cut = Arrays.copyOf(full, len);
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> decode.apply(cut),
                         "sample " + i + " cut at " + len);
                 assertTrue(e.getMessage().startsWith("cannot decode"), e.getMessage());
             }
-            byte[] longer = java.util.Arrays.copyOf(full, full.length + 1);
+            byte[] longer = Arrays.copyOf(full, full.length + 1);
             assertThrows(IllegalArgumentException.class, () -> decode.apply(longer), "trailing byte");
         }
     }

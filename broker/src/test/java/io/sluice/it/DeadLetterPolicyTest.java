@@ -8,7 +8,9 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.ListDeadLetterSourceQueuesResponse;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,6 +22,7 @@ import static io.sluice.it.FifoSupport.redriveAllowByQueue;
 import static io.sluice.it.FifoSupport.redrivePolicy;
 import static io.sluice.it.SqsAssert.INVALID_PARAMETER_VALUE;
 import static io.sluice.it.SqsAssert.NON_EXISTENT_QUEUE;
+import static io.sluice.it.SqsAssert.QUEUE_ALREADY_EXISTS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -61,6 +64,19 @@ class DeadLetterPolicyTest {
         assertPolicy(broker.attribute(onSet, "RedrivePolicy"), dlqArn, 1000);
         setAttr(onSet, "RedrivePolicy", redrivePolicy(dlqArn, 1));
         assertPolicy(broker.attribute(onSet, "RedrivePolicy"), dlqArn, 1);
+        setAttr(onSet, "VisibilityTimeout", "40");
+        assertPolicy(broker.attribute(onSet, "RedrivePolicy"), dlqArn, 1);
+        setAttr(onSet, "RedrivePolicy", "");
+        assertNull(broker.attributes(onSet).get("RedrivePolicy"), "an empty RedrivePolicy removes the policy");
+        assertEquals("40", broker.attribute(onSet, "VisibilityTimeout"));
+
+        // Creating the queue again is idempotent with the same policy, refused with another.
+        String srcName = BrokerExtension.nameOf(onCreate);
+        assertEquals(onCreate, sqs().createQueue(r -> r.queueName(srcName)
+                .attributesWithStrings(Map.of("RedrivePolicy", redrivePolicy(dlqArn, 2)))).queueUrl());
+        assertErrorCode(QUEUE_ALREADY_EXISTS, () -> sqs().createQueue(r -> r.queueName(srcName)
+                        .attributesWithStrings(Map.of("RedrivePolicy", redrivePolicy(dlqArn, 3)))),
+                "CreateQueue of an existing queue with another RedrivePolicy");
 
         // maxReceiveCount given as a string, as the console and many tools send it.
         String asString = broker.createQueue("src3", Map.of("RedrivePolicy",
@@ -79,7 +95,7 @@ class DeadLetterPolicyTest {
         String fifoDlq = createFifoQueue(broker, "fdlq");
         String src = broker.createQueue("src");
         String fifoSrc = createFifoQueue(broker, "fsrc");
-        Map<String, String> bad = new java.util.LinkedHashMap<>();
+        Map<String, String> bad = new LinkedHashMap<>();
         bad.put("maxReceiveCount 0", redrivePolicy(dlqArn, 0));
         bad.put("maxReceiveCount 1001", redrivePolicy(dlqArn, 1001));
         bad.put("maxReceiveCount -1", redrivePolicy(dlqArn, -1));
@@ -147,7 +163,7 @@ class DeadLetterPolicyTest {
         }
         assertErrorCode(INVALID_PARAMETER_VALUE, () -> setAttr(dlq, "RedriveAllowPolicy", redriveAllowByQueue(eleven)),
                 "RedriveAllowPolicy byQueue with 11 sourceQueueArns");
-        String[] ten = java.util.Arrays.copyOf(eleven, 10);
+        String[] ten = Arrays.copyOf(eleven, 10);
         setAttr(dlq, "RedriveAllowPolicy", redriveAllowByQueue(ten));
         assertEquals(10, new JsonObject(broker.attribute(dlq, "RedriveAllowPolicy")).getJsonArray("sourceQueueArns").size());
     }

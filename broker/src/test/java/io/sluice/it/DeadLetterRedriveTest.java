@@ -1,5 +1,6 @@
 package io.sluice.it;
 
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -70,7 +71,7 @@ class DeadLetterRedriveTest {
                 assertTrue(again.isEmpty(), "received a third time from the source with maxReceiveCount=2: " + again);
                 return "1".equals(broker.attribute(dlq, "ApproximateNumberOfMessages"));
             });
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
+        } catch (ConditionTimeoutException e) {
             fail("the message never reached the DLQ: DLQ ApproximateNumberOfMessages="
                     + broker.attribute(dlq, "ApproximateNumberOfMessages") + ", source "
                     + broker.attribute(source, "ApproximateNumberOfMessages") + " visible / "
@@ -185,7 +186,7 @@ class DeadLetterRedriveTest {
                 }
                 return "1".equals(broker.attribute(dlq, "ApproximateNumberOfMessages"));
             });
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
+        } catch (ConditionTimeoutException e) {
             fail("the FIFO message never reached the FIFO DLQ");
         }
         List<Message> got = receiveAll(sqs(), dlq, 10, 30);

@@ -21,6 +21,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 
 import static io.sluice.it.FifoSupport.createFifoQueue;
 import static io.sluice.it.FifoSupport.seq;
@@ -165,7 +166,7 @@ class FifoConcurrentConsumersTest {
             List<Delivery> ds = e.getValue();
             ds.sort(Comparator.<Delivery>comparingLong(d -> d.receiveTick).thenComparingInt(d -> d.position));
             List<Integer> indexes = ds.stream().map(d -> d.index).toList();
-            List<Integer> expected = java.util.stream.IntStream.range(0, PER_GROUP).boxed().toList();
+            List<Integer> expected = IntStream.range(0, PER_GROUP).boxed().toList();
             assertEquals(expected, indexes, "group " + e.getKey() + " delivered out of order, incompletely or twice: "
                     + ds);
             for (int i = 1; i < ds.size(); i++) {

@@ -5,11 +5,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchResultEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
 
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -96,7 +98,7 @@ class FifoDeduplicationTest {
         assertEquals(first.messageId(), second.messageId(), "identical bodies are duplicates");
         // Attributes are not part of the content hash: still a duplicate.
         SendMessageResponse withAttr = sqs().sendMessage(r -> r.queueUrl(url).messageGroupId("g2").messageBody("hello")
-                .messageAttributes(Map.of("k", software.amazon.awssdk.services.sqs.model.MessageAttributeValue.builder()
+                .messageAttributes(Map.of("k", MessageAttributeValue.builder()
                         .dataType("String").stringValue("v").build())));
         assertEquals(first.messageId(), withAttr.messageId(), "the body hash alone decides (queue scope)");
 
@@ -140,7 +142,7 @@ class FifoDeduplicationTest {
                         .messageDeduplicationId("d-b").build());
         SendMessageBatchResponse resp = sqs().sendMessageBatch(r -> r.queueUrl(url).entries(entries));
         assertTrue(resp.failed().isEmpty(), "failed: " + resp.failed());
-        Map<String, String> ids = new java.util.HashMap<>();
+        Map<String, String> ids = new HashMap<>();
         for (SendMessageBatchResultEntry e : resp.successful()) {
             ids.put(e.id(), e.messageId());
         }

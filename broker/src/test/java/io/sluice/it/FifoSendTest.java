@@ -3,6 +3,7 @@ package io.sluice.it;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
@@ -192,7 +193,7 @@ class FifoSendTest {
                     "the entry without MessageGroupId fails");
             assertEquals(List.of("ok"), resp.successful().stream().map(SendMessageBatchResultEntry::id).toList());
             awaitAttribute(broker, url, "ApproximateNumberOfMessages", "1");
-        } catch (software.amazon.awssdk.awscore.exception.AwsServiceException e) {
+        } catch (AwsServiceException e) {
             assertEquals(MISSING_PARAMETER, e.awsErrorDetails().errorCode(), "whole-batch error: " + e);
             awaitAttribute(broker, url, "ApproximateNumberOfMessages", "0");
         }

@@ -2,6 +2,7 @@ package io.sluice.it;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.function.Executable;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -176,7 +177,7 @@ final class FifoSupport {
                         + "instead of moving to the DLQ: " + again);
                 return String.valueOf(dlqTotal).equals(broker.attribute(dlqUrl, "ApproximateNumberOfMessages"));
             });
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
+        } catch (ConditionTimeoutException e) {
             fail("DLQ should hold " + dlqTotal + " messages but ApproximateNumberOfMessages="
                     + broker.attribute(dlqUrl, "ApproximateNumberOfMessages"));
         }
@@ -199,7 +200,7 @@ final class FifoSupport {
                 last[0] = tasks.isEmpty() ? null : tasks.get(0);
                 return last[0] != null && wanted.contains(last[0].status());
             });
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
+        } catch (ConditionTimeoutException e) {
             fail("move task of " + sourceArn + " should reach " + wanted + " but is " + last[0]);
         }
         return last[0];

@@ -7,6 +7,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
@@ -186,10 +188,10 @@ class JsonProtocolAndBadInputTest {
 
     @Test
     void requestWithNeitherProtocolIsClientError() {
-        HttpResponse<String> r = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(broker.baseUrl() + "/"))
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(broker.baseUrl() + "/"))
                 .timeout(Duration.ofSeconds(10))
                 .header("Content-Type", "text/plain")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("hello"))
+                .POST(HttpRequest.BodyPublishers.ofString("hello"))
                 .build());
         assertClientError(r);
     }

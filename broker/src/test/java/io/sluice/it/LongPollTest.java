@@ -1,5 +1,6 @@
 package io.sluice.it;
 
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -8,6 +9,9 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.ReceiveMessageRequest;
 
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -166,14 +170,14 @@ class LongPollTest {
     @Test
     void abandonedLongPollDoesNotSwallowMessages() throws Exception {
         String url = broker.createQueue("abandon");
-        String body = new io.vertx.core.json.JsonObject().put("QueueUrl", url).put("WaitTimeSeconds", 10)
+        String body = new JsonObject().put("QueueUrl", url).put("WaitTimeSeconds", 10)
                 .put("VisibilityTimeout", 1).put("MaxNumberOfMessages", 10).encode();
-        byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", broker.port())) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        try (Socket socket = new Socket("127.0.0.1", broker.port())) {
             String head = "POST / HTTP/1.1\r\nHost: 127.0.0.1:" + broker.port() + "\r\n"
                     + "Content-Type: application/x-amz-json-1.0\r\nX-Amz-Target: AmazonSQS.ReceiveMessage\r\n"
                     + "Content-Length: " + bytes.length + "\r\n\r\n";
-            socket.getOutputStream().write(head.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().write(bytes);
             socket.getOutputStream().flush();
             // The receive must be parked: no answer for 500 ms.
@@ -181,7 +185,7 @@ class LongPollTest {
             try {
                 int b = socket.getInputStream().read();
                 throw new AssertionError("long poll on an empty queue answered at once (read " + b + ")");
-            } catch (java.net.SocketTimeoutException expected) {
+            } catch (SocketTimeoutException expected) {
                 // parked
             }
         } // client goes away

@@ -1,5 +1,6 @@
 package io.sluice.it;
 
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -9,6 +10,7 @@ import software.amazon.awssdk.services.sqs.model.CancelMessageMoveTaskResponse;
 import software.amazon.awssdk.services.sqs.model.ListMessageMoveTasksResultEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 
 import java.time.Duration;
@@ -207,7 +209,7 @@ class MessageMoveTaskTest {
         String missingArn = BrokerExtension.expectedArn("no-such-queue-" + System.nanoTime());
         AwsServiceException e = assertErrorCode(RESOURCE_NOT_FOUND,
                 () -> sqs().startMessageMoveTask(r -> r.sourceArn(missingArn)), "source does not exist");
-        assertTrue(e instanceof software.amazon.awssdk.services.sqs.model.ResourceNotFoundException,
+        assertTrue(e instanceof ResourceNotFoundException,
                 "SDK exception class: " + e.getClass().getSimpleName());
         assertTrue(moveTasks(sqs(), dlqArn, 10).isEmpty(), "refused starts create no task");
     }
@@ -293,7 +295,7 @@ class MessageMoveTaskTest {
             await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(100)).until(() ->
                     Integer.parseInt(broker.attribute(dlq, "ApproximateNumberOfMessages"))
                             + Integer.parseInt(broker.attribute(target, "ApproximateNumberOfMessages")) == 20);
-        } catch (org.awaitility.core.ConditionTimeoutException timeout) {
+        } catch (ConditionTimeoutException timeout) {
             throw new AssertionError("after cancel: DLQ " + broker.attribute(dlq, "ApproximateNumberOfMessages")
                     + " + destination " + broker.attribute(target, "ApproximateNumberOfMessages") + " != 20");
         }
@@ -322,7 +324,7 @@ class MessageMoveTaskTest {
         AwsServiceException e = assertErrorCode(RESOURCE_NOT_FOUND,
                 () -> sqs().cancelMessageMoveTask(r -> r.taskHandle("no-such-task-handle")),
                 "CancelMessageMoveTask of an unknown handle");
-        assertTrue(e instanceof software.amazon.awssdk.services.sqs.model.ResourceNotFoundException,
+        assertTrue(e instanceof ResourceNotFoundException,
                 "SDK exception class: " + e.getClass().getSimpleName());
     }
 

@@ -5,6 +5,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.w3c.dom.Element;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -110,8 +112,8 @@ class QueryProtocolTest {
                 "MessageAttribute.1.Value.StringValue", "blue"), "SendMessageResponse");
         Element result = child(root, "SendMessageResult");
         assertEquals(md5OfBody(body), text(result, "MD5OfMessageBody"));
-        assertEquals(md5OfAttributes(Map.of("color", software.amazon.awssdk.services.sqs.model.MessageAttributeValue
-                .builder().dataType("String").stringValue("blue").build())), text(result, "MD5OfMessageAttributes"));
+        assertEquals(md5OfAttributes(Map.of("color", MessageAttributeValue.builder().dataType("String").stringValue("blue").build())),
+                text(result, "MD5OfMessageAttributes"));
         assertNotBlank(text(result, "MessageId"), "MessageId");
     }
 
@@ -153,11 +155,11 @@ class QueryProtocolTest {
         assertEquals("Binary", text(mattrs.get("bin"), "DataType"));
         assertEquals(Base64.getEncoder().encodeToString(bin), text(mattrs.get("bin"), "BinaryValue").trim());
 
-        Map<String, software.amazon.awssdk.services.sqs.model.MessageAttributeValue> expected = Map.of(
-                "color", software.amazon.awssdk.services.sqs.model.MessageAttributeValue.builder()
+        Map<String, MessageAttributeValue> expected = Map.of(
+                "color", MessageAttributeValue.builder()
                         .dataType("String").stringValue("blue").build(),
-                "bin", software.amazon.awssdk.services.sqs.model.MessageAttributeValue.builder()
-                        .dataType("Binary").binaryValue(software.amazon.awssdk.core.SdkBytes.fromByteArray(bin)).build());
+                "bin", MessageAttributeValue.builder()
+                        .dataType("Binary").binaryValue(SdkBytes.fromByteArray(bin)).build());
         assertEquals(md5OfAttributes(expected), text(msg, "MD5OfMessageAttributes"));
 
         // Delete and check the empty answer shape.

@@ -1,5 +1,6 @@
 package io.sluice.it;
 
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -271,7 +272,7 @@ class QueueApiTest {
         assertTrue(policy.contains("SendMessage") && policy.contains("ReceiveMessage"), policy);
         assertTrue(policy.contains(BrokerExtension.expectedArn(BrokerExtension.nameOf(url))),
                 "policy resource is the queue ARN: " + policy);
-        io.vertx.core.json.JsonObject json = new io.vertx.core.json.JsonObject(policy);
+        JsonObject json = new JsonObject(policy);
         assertEquals(2, json.getJsonArray("Statement").size(), policy);
 
         assertSqsError(SqsException.class, INVALID_PARAMETER_VALUE, 400,

@@ -1,5 +1,7 @@
 package io.sluice.it;
 
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -213,12 +215,12 @@ class QueueAttributesTest {
     void policySetAsAttributeIsEchoed() {
         String url = broker.createQueue("policy");
         String arn = BrokerExtension.expectedArn(BrokerExtension.nameOf(url));
-        io.vertx.core.json.JsonObject policy = new io.vertx.core.json.JsonObject()
+        JsonObject policy = new JsonObject()
                 .put("Version", "2012-10-17")
-                .put("Statement", new io.vertx.core.json.JsonArray().add(new io.vertx.core.json.JsonObject()
+                .put("Statement", new JsonArray().add(new JsonObject()
                         .put("Sid", "custom").put("Effect", "Allow").put("Principal", "*")
                         .put("Action", "sqs:SendMessage").put("Resource", arn)));
         sqs().setQueueAttributes(r -> r.queueUrl(url).attributesWithStrings(Map.of("Policy", policy.encode())));
-        assertEquals(policy, new io.vertx.core.json.JsonObject(broker.attribute(url, "Policy")));
+        assertEquals(policy, new JsonObject(broker.attribute(url, "Policy")));
     }
 }

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 
 import java.util.HashSet;
 import java.util.List;
@@ -30,7 +31,7 @@ class ShortPollSamplingTest {
         for (int batch = 0; batch < 2; batch++) {
             int b = batch;
             sqs().sendMessageBatch(r -> r.queueUrl(url).entries(IntStream.range(0, 10)
-                    .mapToObj(i -> software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry.builder()
+                    .mapToObj(i -> SendMessageBatchRequestEntry.builder()
                             .id("m" + i).messageBody("msg-" + b + "-" + i).build())
                     .toList()));
         }

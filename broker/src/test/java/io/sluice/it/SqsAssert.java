@@ -1,5 +1,6 @@
 package io.sluice.it;
 
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.function.Executable;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -169,7 +170,7 @@ public final class SqsAssert {
         try {
             await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(50))
                     .until(() -> expected.equals(broker.attribute(queueUrl, name)));
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
+        } catch (ConditionTimeoutException e) {
             fail("queue attribute " + name + " expected " + expected + " but was "
                     + broker.attribute(queueUrl, name));
         }

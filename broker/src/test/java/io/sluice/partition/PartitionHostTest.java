@@ -11,7 +11,11 @@ import io.sluice.queue.InMemoryQueueRegistry;
 import io.sluice.queue.MessageRecord;
 import io.sluice.queue.PartitionChange;
 import io.sluice.queue.PartitionRequest;
+import io.sluice.queue.PartitionSnapshot;
 import io.sluice.queue.QueueMeta;
+import io.sluice.queue.ReceiveOutcome;
+import io.sluice.queue.SendOutcome;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
@@ -22,6 +26,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -48,17 +53,17 @@ class PartitionHostTest {
         }
 
         @Override
-        public CompletionStage<io.sluice.queue.PartitionSnapshot> load(String queueName, int partition) {
-            return CompletableFuture.completedFuture(io.sluice.queue.PartitionSnapshot.EMPTY);
+        public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
+            return CompletableFuture.completedFuture(PartitionSnapshot.EMPTY);
         }
     };
 
-    private PartitionDirectory directory() {
+    private PartitionDirectory directory() throws Exception {
         InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
         QueueMeta meta = new QueueMeta("q", false, 1, 0, 0, Map.of(), Map.of(), 0);
         registry.create(meta).toCompletableFuture().join();
         this.registry = registry;
-        return new PartitionDirectory(new PartitionLoops(vertx, 2, Clock.SYSTEM), recordingPort,
+        return new PartitionDirectory(await(PartitionLoops.deploy(vertx, 2, Clock.SYSTEM)), recordingPort,
                 Clock.SYSTEM, registry, (queue, partition) -> wakes.incrementAndGet(), Ownership.ALWAYS);
     }
 
@@ -79,7 +84,7 @@ class PartitionHostTest {
     @Test
     void requestsOfOneLoopTurnShareOneCommit() throws Exception {
         PartitionDirectory d = directory();
-        List<Future<io.sluice.queue.SendOutcome>> sends = new ArrayList<>();
+        List<Future<SendOutcome>> sends = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
             sends.add(d.execute("q", 0, new PartitionRequest.Send(message(i), 0)));
         }
@@ -93,8 +98,8 @@ class PartitionHostTest {
     void clientIsAnsweredOnlyAfterTheCommitCompletes() throws Exception {
         PartitionDirectory d = directory();
         holdCommits = true;
-        Future<io.sluice.queue.SendOutcome> send = d.execute("q", 0, new PartitionRequest.Send(message(1), 0));
-        org.awaitility.Awaitility.await().atMost(5, TimeUnit.SECONDS).until(() -> !pendingCommits.isEmpty());
+        Future<SendOutcome> send = d.execute("q", 0, new PartitionRequest.Send(message(1), 0));
+        Awaitility.await().atMost(5, TimeUnit.SECONDS).until(() -> !pendingCommits.isEmpty());
         assertFalse(send.isComplete(), "not answered before the commit");
         holdCommits = false;
         pendingCommits.forEach(f -> f.complete(null));
@@ -105,12 +110,33 @@ class PartitionHostTest {
     }
 
     @Test
+    void answersArriveOnTheCallersContext() throws Exception {
+        PartitionDirectory d = directory();
+        Context caller = vertx.getOrCreateContext();
+        List<Boolean> onCaller = new CopyOnWriteArrayList<>();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        caller.runOnContext(v -> {
+            // The first request finds the partition loading; the second finds it running.
+            Future<SendOutcome> first = d.execute("q", 0, new PartitionRequest.Send(message(1), 0));
+            first.onComplete(ar -> {
+                onCaller.add(Vertx.currentContext() == caller);
+                d.execute("q", 0, new PartitionRequest.Receive(1, 30_000)).onComplete(r -> {
+                    onCaller.add(Vertx.currentContext() == caller && r.succeeded() && r.result().delivered().size() == 1);
+                    done.complete(null);
+                });
+            });
+        });
+        done.get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(true, true), onCaller);
+    }
+
+    @Test
     void deletedQueueFailsLaterRequests() throws Exception {
         PartitionDirectory d = directory();
         registry.delete("q").toCompletableFuture().join();
         d.forget("q");
-        Future<io.sluice.queue.ReceiveOutcome> f = d.execute("q", 0, new PartitionRequest.Receive(1, 1000));
-        org.awaitility.Awaitility.await().atMost(5, TimeUnit.SECONDS).until(f::isComplete);
+        Future<ReceiveOutcome> f = d.execute("q", 0, new PartitionRequest.Receive(1, 1000));
+        Awaitility.await().atMost(5, TimeUnit.SECONDS).until(f::isComplete);
         assertTrue(f.failed());
     }
 }

@@ -34,7 +34,7 @@ class RequestDecoderTest {
     void queryScalarsAreKeptAndActionIsConsumed() {
         SqsRequest r = form("Action=SendMessage&QueueUrl=http%3A%2F%2Fh%2F1%2Fq&MessageBody=a+b%26c&DelaySeconds=5");
         assertEquals(WireProtocol.QUERY, r.protocol());
-        assertEquals("SendMessage", r.action());
+        assertEquals(SqsAction.SEND_MESSAGE, r.action());
         assertEquals(new JsonObject().put("QueueUrl", "http://h/1/q").put("MessageBody", "a b&c").put("DelaySeconds", "5"),
                 r.params().json());
     }
@@ -43,7 +43,7 @@ class RequestDecoderTest {
     void queryStringAndBodyMergeWithBodyWinning() {
         SqsRequest r = RequestDecoder.decode("/", "Action=ListQueues&QueueNamePrefix=url&MaxResults=3",
                 "application/x-www-form-urlencoded", null, Buffer.buffer("QueueNamePrefix=body"));
-        assertEquals("ListQueues", r.action());
+        assertEquals(SqsAction.LIST_QUEUES, r.action());
         assertEquals("body", r.params().optionalString("QueueNamePrefix"));
         assertEquals(3, r.params().optionalInt("MaxResults"));
     }
@@ -51,7 +51,7 @@ class RequestDecoderTest {
     @Test
     void bodyOfOtherContentTypeIsIgnored() {
         SqsRequest r = RequestDecoder.decode("/", "Action=ListQueues", "text/plain", null, Buffer.buffer("Action=Bogus"));
-        assertEquals("ListQueues", r.action());
+        assertEquals(SqsAction.LIST_QUEUES, r.action());
     }
 
     @Test
@@ -157,7 +157,7 @@ class RequestDecoderTest {
                 + "&SendMessageBatchRequestEntry.1.MessageSystemAttribute.1.Value.StringValue=t"
                 + "&SendMessageBatchRequestEntry.1.MessageSystemAttribute.1.Value.DataType=String";
         SqsRequest r = form(body);
-        assertEquals("SendMessageBatch", r.action());
+        assertEquals(SqsAction.SEND_MESSAGE_BATCH, r.action());
         assertEquals("http://localhost/000000000000/q", r.params().requiredString("QueueUrl"));
         List<Params> entries = r.params().objectList("Entries");
         assertEquals(2, entries.size());
@@ -246,7 +246,7 @@ class RequestDecoderTest {
         SqsRequest r = RequestDecoder.decode("/", null, "application/x-amz-json-1.0",
                 "AmazonSQS.SendMessageBatch", Buffer.buffer(body));
         assertEquals(WireProtocol.JSON, r.protocol());
-        assertEquals("SendMessageBatch", r.action());
+        assertEquals(SqsAction.SEND_MESSAGE_BATCH, r.action());
         assertEquals(new JsonObject(body), r.params().json());
         assertEquals("v", r.params().objectList("Entries").get(0).objectMap("MessageAttributes").get("c")
                 .requiredString("StringValue"));
@@ -272,10 +272,10 @@ class RequestDecoderTest {
 
     @Test
     void everyListedActionIsAccepted() {
-        assertEquals(23, RequestDecoder.ACTIONS.size());
-        for (String action : RequestDecoder.ACTIONS) {
-            assertEquals(action, RequestDecoder.decode("/", "Action=" + action, null, null, null).action());
-            assertEquals(action, RequestDecoder.decode("/", null, null, "AmazonSQS." + action, null).action());
+        assertEquals(23, SqsAction.values().length);
+        for (SqsAction action : SqsAction.values()) {
+            assertEquals(action, RequestDecoder.decode("/", "Action=" + action.wireName(), null, null, null).action());
+            assertEquals(action, RequestDecoder.decode("/", null, null, "AmazonSQS." + action.wireName(), null).action());
         }
     }
 }

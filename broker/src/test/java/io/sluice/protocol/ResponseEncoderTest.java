@@ -62,7 +62,7 @@ class ResponseEncoderTest {
                 .put("MessageAttributes", new JsonObject()
                         .put("color", new JsonObject().put("DataType", "String").put("StringValue", "blue"))
                         .put("blob", new JsonObject().put("DataType", "Binary").put("BinaryValue", "AAEC")));
-        EncodedResponse r = ResponseEncoder.success(WireProtocol.QUERY, "ReceiveMessage",
+        EncodedResponse r = ResponseEncoder.success(WireProtocol.QUERY, SqsAction.RECEIVE_MESSAGE,
                 new JsonObject().put("Messages", new JsonArray().add(message).add(new JsonObject().put("MessageId", "m-2"))),
                 "req-1");
 
@@ -97,15 +97,15 @@ class ResponseEncoderTest {
 
     @Test
     void emptyReceiveStillHasAResultElement() throws Exception {
-        Element root = parse(ResponseEncoder.success(WireProtocol.QUERY, "ReceiveMessage", new JsonObject(), "r"));
+        Element root = parse(ResponseEncoder.success(WireProtocol.QUERY, SqsAction.RECEIVE_MESSAGE, new JsonObject(), "r"));
         assertEquals(0, children(child(root, "ReceiveMessageResult"), null).size());
-        Element list = parse(ResponseEncoder.success(WireProtocol.QUERY, "ListQueues", null, "r"));
+        Element list = parse(ResponseEncoder.success(WireProtocol.QUERY, SqsAction.LIST_QUEUES, null, "r"));
         child(list, "ListQueuesResult");
     }
 
     @Test
     void actionsWithoutOutputHaveOnlyMetadata() throws Exception {
-        EncodedResponse r = ResponseEncoder.success(WireProtocol.QUERY, "DeleteQueue", new JsonObject(), "r-9");
+        EncodedResponse r = ResponseEncoder.success(WireProtocol.QUERY, SqsAction.DELETE_QUEUE, new JsonObject(), "r-9");
         assertEquals("<?xml version=\"1.0\" encoding=\"UTF-8\"?><DeleteQueueResponse xmlns=\"" + NS + "\">"
                 + "<ResponseMetadata><RequestId>r-9</RequestId></ResponseMetadata></DeleteQueueResponse>",
                 r.body().toString());
@@ -119,7 +119,7 @@ class ResponseEncoderTest {
                 .put("Failed", new JsonArray()
                         .add(new JsonObject().put("Id", "b").put("SenderFault", true)
                                 .put("Code", "InvalidParameterValue").put("Message", "bad")));
-        Element root = parse(ResponseEncoder.success(WireProtocol.QUERY, "SendMessageBatch", result, "r"));
+        Element root = parse(ResponseEncoder.success(WireProtocol.QUERY, SqsAction.SEND_MESSAGE_BATCH, result, "r"));
         Element res = child(root, "SendMessageBatchResult");
         Element ok = child(res, "SendMessageBatchResultEntry");
         assertEquals("a", text(ok, "Id"));
@@ -128,7 +128,7 @@ class ResponseEncoderTest {
         assertEquals("true", text(failed, "SenderFault"));
         assertEquals("InvalidParameterValue", text(failed, "Code"));
 
-        Element del = parse(ResponseEncoder.success(WireProtocol.QUERY, "DeleteMessageBatch",
+        Element del = parse(ResponseEncoder.success(WireProtocol.QUERY, SqsAction.DELETE_MESSAGE_BATCH,
                 new JsonObject().put("Successful", new JsonArray().add(new JsonObject().put("Id", "z")))
                         .put("Failed", new JsonArray()), "r"));
         assertEquals("z", text(child(child(del, "DeleteMessageBatchResult"), "DeleteMessageBatchResultEntry"), "Id"));
@@ -136,23 +136,23 @@ class ResponseEncoderTest {
 
     @Test
     void listsMapsAndScalarsAsXml() throws Exception {
-        Element queues = parse(ResponseEncoder.success(WireProtocol.QUERY, "ListQueues",
+        Element queues = parse(ResponseEncoder.success(WireProtocol.QUERY, SqsAction.LIST_QUEUES,
                 new JsonObject().put("QueueUrls", new JsonArray().add("u1").add("u2")).put("NextToken", "t"), "r"));
         Element res = child(queues, "ListQueuesResult");
         assertEquals(List.of("u1", "u2"), children(res, "QueueUrl").stream().map(Element::getTextContent).toList());
         assertEquals("t", text(res, "NextToken"));
 
-        Element dlq = parse(ResponseEncoder.success(WireProtocol.QUERY, "ListDeadLetterSourceQueues",
+        Element dlq = parse(ResponseEncoder.success(WireProtocol.QUERY, SqsAction.LIST_DEAD_LETTER_SOURCE_QUEUES,
                 new JsonObject().put("queueUrls", new JsonArray().add("s")), "r"));
         assertEquals("s", text(child(dlq, "ListDeadLetterSourceQueuesResult"), "QueueUrl"));
 
-        Element tags = parse(ResponseEncoder.success(WireProtocol.QUERY, "ListQueueTags",
+        Element tags = parse(ResponseEncoder.success(WireProtocol.QUERY, SqsAction.LIST_QUEUE_TAGS,
                 new JsonObject().put("Tags", new JsonObject().put("team", "core")), "r"));
         Element tag = child(child(tags, "ListQueueTagsResult"), "Tag");
         assertEquals("team", text(tag, "Key"));
         assertEquals("core", text(tag, "Value"));
 
-        Element moves = parse(ResponseEncoder.success(WireProtocol.QUERY, "ListMessageMoveTasks",
+        Element moves = parse(ResponseEncoder.success(WireProtocol.QUERY, SqsAction.LIST_MESSAGE_MOVE_TASKS,
                 new JsonObject().put("Results", new JsonArray().add(new JsonObject()
                         .put("Status", "RUNNING").put("ApproximateNumberOfMessagesMoved", 12L)
                         .put("MaxNumberOfMessagesPerSecond", 2.5))), "r"));
@@ -160,7 +160,7 @@ class ResponseEncoderTest {
         assertEquals("12", text(entry, "ApproximateNumberOfMessagesMoved"));
         assertEquals("2.5", text(entry, "MaxNumberOfMessagesPerSecond"));
 
-        Element attrs = parse(ResponseEncoder.success(WireProtocol.QUERY, "GetQueueAttributes",
+        Element attrs = parse(ResponseEncoder.success(WireProtocol.QUERY, SqsAction.GET_QUEUE_ATTRIBUTES,
                 new JsonObject().put("Attributes", new JsonObject().put("DelaySeconds", "0")), "r"));
         Element attr = child(child(attrs, "GetQueueAttributesResult"), "Attribute");
         assertEquals("DelaySeconds", text(attr, "Name"));
@@ -185,13 +185,13 @@ class ResponseEncoderTest {
 
     @Test
     void jsonSuccess() {
-        EncodedResponse r = ResponseEncoder.success(WireProtocol.JSON, "GetQueueUrl",
+        EncodedResponse r = ResponseEncoder.success(WireProtocol.JSON, SqsAction.GET_QUEUE_URL,
                 new JsonObject().put("QueueUrl", "u"), "req-3");
         assertEquals(200, r.status());
         assertEquals("application/x-amz-json-1.0", r.contentType());
         assertEquals(Map.of("x-amzn-RequestId", "req-3"), r.headers());
         assertEquals("{\"QueueUrl\":\"u\"}", r.body().toString());
-        assertEquals("{}", ResponseEncoder.success(WireProtocol.JSON, "DeleteQueue", null, "r").body().toString());
+        assertEquals("{}", ResponseEncoder.success(WireProtocol.JSON, SqsAction.DELETE_QUEUE, null, "r").body().toString());
     }
 
     @Test

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -216,17 +219,17 @@ class FifoPartitionTest {
         partition.send(message("A", "a1"), 0, "k1");
         partition.send(message("A", "a2"), 0, "k2");
         assertEquals(List.of("a1"), bodies(partition.receive(1, 10_000)));
-        List<StoredMessage> stored = new java.util.ArrayList<>();
-        java.util.Map<String, DedupEntry> dedup = new java.util.HashMap<>();
+        List<StoredMessage> stored = new ArrayList<>();
+        Map<String, DedupEntry> dedup = new HashMap<>();
         for (PartitionChange c : partition.drainChanges()) {
-            if (c.kind() == PartitionChange.Kind.UPSERT) {
-                stored.removeIf(m -> m.messageId().equals(c.key()));
-                stored.add(c.record().snapshot());
-            } else if (c.kind() == PartitionChange.Kind.DEDUP) {
-                dedup.put(c.key(), (DedupEntry) c.value());
+            if (c instanceof PartitionChange.MessageStored m) {
+                stored.removeIf(s -> s.messageId().equals(m.messageId()));
+                stored.add(m.record().snapshot());
+            } else if (c instanceof PartitionChange.DedupStored d) {
+                dedup.put(d.key(), d.entry());
             }
         }
-        java.util.Collections.reverse(stored);
+        Collections.reverse(stored);
         Partition rebuilt = new Partition(clock, () -> 345_600_000L, true, 3, new SequenceClock());
         rebuilt.restore(new PartitionSnapshot(stored, dedup, Map.of()));
         assertTrue(rebuilt.receive(10, 10_000).isEmpty(), "group A is still locked by the in-flight a1");

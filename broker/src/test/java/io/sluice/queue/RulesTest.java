@@ -11,6 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 
 class RulesTest {
@@ -202,15 +204,25 @@ class RulesTest {
         assertEquals(ErrorCode.INVALID_ATTRIBUTE_NAME, assertThrows(SqsException.class,
                 () -> QueueAttributes.validate(Map.of("QueueArn", "x"), false, true)).code());
         QueueMeta meta = new QueueMeta("q", false, 4, 1_000_000, 2_000_000, ok, Map.of(), 0);
-        Map<String, String> all = QueueAttributes.report(meta, List.of("All"), "arn:q", new long[] {1, 2, 3});
+        Map<String, String> all = QueueAttributes.report(meta, List.of("All"), "arn:q", new MessageCounts(1, 2, 3));
         assertEquals("45", all.get("VisibilityTimeout"));
         assertEquals("345600", all.get("MessageRetentionPeriod"));
         assertEquals("1048576", all.get("MaximumMessageSize"));
         assertEquals("3", all.get("ApproximateNumberOfMessagesDelayed"));
         assertEquals("1000", all.get("CreatedTimestamp"));
         assertFalse(all.containsKey("Policy"));
+        assertFalse(all.containsKey("RedrivePolicy"));
+        assertEquals(45, meta.visibilityTimeoutSeconds());
+        assertEquals(345_600_000L, meta.retentionMillis());
+        QueueMeta withRedrive = meta.withRedrivePolicy(new RedrivePolicy("arn:aws:sqs:r:1:dlq", 5), 3_000_000);
+        assertEquals("{\"deadLetterTargetArn\":\"arn:aws:sqs:r:1:dlq\",\"maxReceiveCount\":5}",
+                QueueAttributes.report(withRedrive, List.of("RedrivePolicy"), "arn:q", MessageCounts.NONE).get("RedrivePolicy"));
+        assertEquals(3_000, withRedrive.lastModifiedMillis() / 1000);
+        assertEquals(45, withRedrive.withAttributes(Map.of("DelaySeconds", "7"), 4_000_000).visibilityTimeoutSeconds());
+        assertEquals(7, withRedrive.withAttributes(Map.of("DelaySeconds", "7"), 4_000_000).delaySeconds());
+        assertEquals(withRedrive.redrivePolicy(), withRedrive.withAttributes(Map.of(), 0).redrivePolicy());
         assertEquals(ErrorCode.INVALID_ATTRIBUTE_NAME, assertThrows(SqsException.class,
-                () -> QueueAttributes.report(meta, List.of("Bogus"), "arn:q", new long[3])).code());
+                () -> QueueAttributes.report(meta, List.of("Bogus"), "arn:q", MessageCounts.NONE)).code());
     }
 
     @Test
@@ -222,6 +234,14 @@ class RulesTest {
         assertEquals(q, join(registry.create(new QueueMeta("q", false, 2, 9, 9, Map.of("DelaySeconds", "5"), Map.of(), 0))));
         assertEquals(ErrorCode.QUEUE_ALREADY_EXISTS, assertThrows(SqsException.class,
                 () -> join(registry.create(new QueueMeta("q", false, 2, 0, 0, Map.of("DelaySeconds", "6"), Map.of(), 0)))).code());
+        RedrivePolicy redrive = new RedrivePolicy("arn:aws:sqs:r:1:dlq", 3);
+        QueueMeta src = new QueueMeta("src", false, 2, 0, 0, Map.of(), Map.of(), 0, redrive);
+        join(registry.create(src));
+        assertEquals(src, join(registry.create(new QueueMeta("src", false, 2, 9, 9, Map.of(), Map.of(), 0,
+                new RedrivePolicy("arn:aws:sqs:r:1:dlq", 3)))));
+        assertEquals(ErrorCode.QUEUE_ALREADY_EXISTS, assertThrows(SqsException.class,
+                () -> join(registry.create(new QueueMeta("src", false, 2, 0, 0, Map.of(), Map.of(), 0,
+                        new RedrivePolicy("arn:aws:sqs:r:1:dlq", 4))))).code());
         join(registry.delete("q"));
         assertEquals(ErrorCode.QUEUE_DELETED_RECENTLY, assertThrows(SqsException.class, () -> join(registry.create(q))).code());
         clock.advanceSeconds(60);
@@ -230,10 +250,10 @@ class RulesTest {
                 assertThrows(SqsException.class, () -> join(registry.update("nope", m -> m))).code());
     }
 
-    private static <T> T join(java.util.concurrent.CompletionStage<T> stage) {
+    private static <T> T join(CompletionStage<T> stage) {
         try {
             return stage.toCompletableFuture().join();
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             throw (RuntimeException) e.getCause();
         }
     }
