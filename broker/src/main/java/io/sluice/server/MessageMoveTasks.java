@@ -2,7 +2,6 @@ package io.sluice.server;
 
 import io.sluice.cluster.MoveTask;
 import io.sluice.cluster.MoveTaskStore;
-import io.sluice.partition.PartitionStats;
 import io.sluice.protocol.Params;
 import io.sluice.queue.ErrorCode;
 import io.sluice.queue.Ids;
@@ -515,11 +514,7 @@ final class MessageMoveTasks {
     }
 
     private long visible(QueueMeta q) {
-        long sum = 0;
-        for (PartitionStats s : broker.router.stats(q.name())) {
-            sum += s.visible();
-        }
-        return sum;
+        return broker.counts(q.name()).visible();
     }
 
     private QueueMeta existing(String arn) {
@@ -531,7 +526,6 @@ final class MessageMoveTasks {
     }
 
     private QueueMeta find(String arn) {
-        String name = broker.urls.nameOfArn(arn);
-        return name == null ? null : broker.registry.find(name);
+        return broker.queueOfArn(arn);
     }
 }
