@@ -105,19 +105,33 @@ class CommitFenceTest {
         return stage.toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
 
-    private static long backupEntries(HazelcastInstance member) {
-        return messages(member).getLocalMapStats().getBackupEntryCount();
+    /**
+     * How many entries {@code primary} owns and how many backups {@code backup} holds: with two
+     * members and one backup, every partition one owns has its backup on the other, so a write
+     * applied on both replicas changes both counts alike.
+     */
+    private record Replicas(long owned, long backups) {
+        static Replicas of(HazelcastInstance primary, HazelcastInstance backup) {
+            return new Replicas(messages(primary).getLocalMapStats().getOwnedEntryCount(),
+                    messages(backup).getLocalMapStats().getBackupEntryCount());
+        }
+
+        Replicas since(Replicas before) {
+            return new Replicas(owned - before.owned, backups - before.backups);
+        }
     }
 
     @Test
     void theOwnerCommitsToThePrimaryAndItsBackup() throws Exception {
         int mine = InProcessCluster.partitionOwnedBy(a, QUEUE, PARTITIONS);
-        long backupsBefore = backupEntries(b);
+        Replicas before = Replicas.of(a, b);
 
         join(portOf(a).commit(QUEUE, mine, sendOne(partition(mine), "owned-1")));
 
         assertNotNull(messages(b).get(messageKey(mine, "owned-1")), "stored, and readable through the other member");
-        assertEquals(backupsBefore + 1, backupEntries(b), "the backup on the other member applied it too");
+        Replicas added = Replicas.of(a, b).since(before);
+        assertTrue(added.owned() > 0, "stored on the primary");
+        assertEquals(added.owned(), added.backups(), "and on the backup before the commit completed");
         PartitionSnapshot loaded = join(portOf(a).load(QUEUE, mine));
         assertTrue(loaded.messages().stream().anyMatch(m -> m.messageId().equals("owned-1")), "a new owner would rebuild it");
     }
@@ -137,19 +151,25 @@ class CommitFenceTest {
      * Hazelcast runs the backup processor of a {@code submitToKeys} on every key whatever the
      * primary's processor decided, and {@link CommitEntries}' backup applies without the check:
      * the backup replica takes the write the primary refused. Should the primary die before the
-     * key is written again, the promoted backup holds it (a deleted message back, or one the
-     * owner still holds gone). Found by this test; left to the fix of CommitEntries.
+     * key is written again, the promoted backup holds it (with three members, a refused record
+     * was read back after its primary was terminated): a deleted message back, or a message the
+     * owner still holds gone. Enable this test with the fix of CommitEntries (e.g. no backup
+     * processor once the primary refused).
      */
     @Test
     @Disabled("known fence leak: a refused commit is applied on the backup replica (CommitEntries.getBackupProcessor)")
-    void aRefusedCommitChangesNothingOnTheBackup() {
+    void aRefusedCommitChangesNothingOnTheBackup() throws Exception {
         int theirs = InProcessCluster.partitionOwnedBy(b, QUEUE, PARTITIONS);
-        long backupsBefore = backupEntries(a); // of two members, the one that is not the primary holds the backup
+        Replicas before = Replicas.of(b, a);
 
         assertThrows(ExecutionException.class,
                 () -> join(portOf(a).commit(QUEUE, theirs, sendOne(partition(theirs), "stale-backup-1"))));
+        // The owner's next commit completes only once its backups are in place, and a partition's
+        // backups apply in order: by then the backup has applied whatever came before.
+        join(portOf(b).commit(QUEUE, theirs, sendOne(partition(theirs), "owner-after-1")));
 
-        assertEquals(backupsBefore, backupEntries(a), "the backup on the committing member took nothing");
+        Replicas added = Replicas.of(b, a).since(before);
+        assertEquals(added.owned(), added.backups(), "the backup took only what the primary took");
     }
 
     @Test

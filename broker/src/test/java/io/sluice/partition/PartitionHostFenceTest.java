@@ -34,9 +34,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The partition's side of the commit fence: a client is told "done" only for a change that
  * storage took while this node still owned the partition. A commit that completes after the
- * partition moved away, or that storage refused, is answered with a retryable error, and the
- * partition is dropped so that it is rebuilt from storage before it serves again. Real Vert.x
- * loops and partitions; storage is a port whose commits the test completes or fails.
+ * partition moved away, or that storage refused, is answered with a retryable error (and so is
+ * every request applied while it was under way), and the partition is dropped so that it is
+ * rebuilt from storage before it serves again; so is a partition that was lost even for a moment.
+ * Real Vert.x loops and partitions; storage is a port whose commits the test completes or fails.
  */
 class PartitionHostFenceTest {
     private static final String QUEUE = "q";
@@ -63,14 +64,14 @@ class PartitionHostFenceTest {
         }
     };
 
-    private final PartitionDirectory directory = directory();
+    private final PartitionDirectory directory = directory((queue, partition) -> owned.get());
 
-    private PartitionDirectory directory() {
+    private PartitionDirectory directory(Ownership ownership) {
         InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
         long now = System.currentTimeMillis();
         registry.create(new QueueMeta(QUEUE, false, 1, now, now, Map.of(), Map.of(), 0)).toCompletableFuture().join();
         return new PartitionDirectory(new PartitionLoops(vertx, 1, Clock.SYSTEM), storage, Clock.SYSTEM, registry,
-                (queue, partition) -> { }, (queue, partition) -> owned.get());
+                (queue, partition) -> { }, ownership);
     }
 
     @AfterEach
@@ -78,9 +79,13 @@ class PartitionHostFenceTest {
         vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 
+    private PartitionRequest.Send sendRequest() {
+        return new PartitionRequest.Send(new MessageRecord("m-" + ids.incrementAndGet(), "body",
+                Map.of(), Map.of(), System.currentTimeMillis(), "sender", null, null, null), 0);
+    }
+
     private Future<SendOutcome> send() {
-        return directory.execute(QUEUE, 0, new PartitionRequest.Send(new MessageRecord("m-" + ids.incrementAndGet(), "body",
-                Map.of(), Map.of(), System.currentTimeMillis(), "sender", null, null, null), 0));
+        return directory.execute(QUEUE, 0, sendRequest());
     }
 
     private static Throwable failureOf(Future<?> f) {
@@ -137,6 +142,46 @@ class PartitionHostFenceTest {
         });
 
         sends.forEach(PartitionHostFenceTest::assertRetryable);
+    }
+
+    @Test
+    void requestsAppliedWhileARefusedCommitWasUnderWayAreRefusedAndNothingMoreIsWritten() {
+        Future<SendOutcome> first = send();
+        CompletableFuture<Void> commit = commitUnderWay(1);
+        List<Future<SendOutcome>> meanwhile = List.of(send(), send(), send());
+        await("applied meanwhile").atMost(Duration.ofSeconds(10)).until(() -> directory.stats(QUEUE)[0].visible() == 4);
+
+        commit.completeExceptionally(new IllegalStateException("refused"));
+
+        assertRetryable(first);
+        meanwhile.forEach(PartitionHostFenceTest::assertRetryable);
+        assertEquals(1, heldCommits.size(), "memory that may differ from storage writes nothing more");
+    }
+
+    @Test
+    void aPartitionLostForAMomentIsRebuiltNotReused() {
+        AtomicInteger askedWhileLost = new AtomicInteger();
+        PartitionDirectory d = directory((queue, partition) -> {
+            if (owned.get()) {
+                return true;
+            }
+            askedWhileLost.incrementAndGet();
+            return false;
+        });
+        Future<SendOutcome> before = d.execute(QUEUE, 0, sendRequest());
+        commitUnderWay(1).complete(null);
+        await("acknowledged").atMost(Duration.ofSeconds(10)).until(before::succeeded);
+
+        // Lost, and back before anything but the partition's own tick has looked: another owner may
+        // have changed it meanwhile, so its memory must not serve again.
+        owned.set(false);
+        await("the partition's tick saw it lost").atMost(Duration.ofSeconds(10)).until(() -> askedWhileLost.get() >= 1);
+        owned.set(true);
+        Future<SendOutcome> after = d.execute(QUEUE, 0, sendRequest());
+        commitUnderWay(2).complete(null);
+
+        await("acknowledged").atMost(Duration.ofSeconds(10)).until(after::succeeded);
+        assertEquals(2, loads.get(), "rebuilt from storage");
     }
 
     @Test
