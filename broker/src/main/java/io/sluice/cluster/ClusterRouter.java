@@ -24,9 +24,9 @@ import io.vertx.core.eventbus.ReplyException;
  */
 public final class ClusterRouter implements PartitionRouter {
     static final String ADDRESS_PREFIX = "sluice.partitions.";
-    private static final int MAX_ATTEMPTS = 40;
+    static final int MAX_ATTEMPTS = 40;
     /** However many attempts are left, a request stops being retried after this long. */
-    private static final long RETRY_BUDGET_MILLIS = 8_000;
+    static final long RETRY_BUDGET_MILLIS = 8_000;
     private static final long RETRY_MILLIS = 100;
     /** A partition request takes milliseconds; a node that has not answered in this long is likely gone or frozen. */
     private static final long REQUEST_TIMEOUT_MILLIS = 2_000;
@@ -74,15 +74,26 @@ public final class ClusterRouter implements PartitionRouter {
         tried.onComplete(ar -> {
             if (ar.succeeded()) {
                 answer.complete(ar.result());
-            } else if (!retryable(ar.cause())) {
-                answer.fail(ar.cause());
-            } else if (n >= MAX_ATTEMPTS || System.currentTimeMillis() > deadline) {
-                answer.fail(new SqsException(ErrorCode.SERVICE_UNAVAILABLE,
+                return;
+            }
+            switch (afterFailure(ar.cause(), n, System.currentTimeMillis(), deadline)) {
+                case FAIL -> answer.fail(ar.cause());
+                case GIVE_UP -> answer.fail(new SqsException(ErrorCode.SERVICE_UNAVAILABLE,
                         "The queue partition is moving between nodes; try again."));
-            } else {
-                vertx.setTimer(RETRY_MILLIS, id -> attempt(queueName, partition, request, n + 1, deadline, answer));
+                case RETRY -> vertx.setTimer(RETRY_MILLIS, id -> attempt(queueName, partition, request, n + 1, deadline, answer));
             }
         });
+    }
+
+    /** What follows a failed attempt: the error goes to the client, the client is told to retry later, or it is retried here. */
+    enum Next { FAIL, GIVE_UP, RETRY }
+
+    /** @param attempt the failed attempt's number, from 1; {@code nowMillis} and {@code deadlineMillis} on the same clock */
+    static Next afterFailure(Throwable err, int attempt, long nowMillis, long deadlineMillis) {
+        if (!retryable(err)) {
+            return Next.FAIL;
+        }
+        return attempt >= MAX_ATTEMPTS || nowMillis > deadlineMillis ? Next.GIVE_UP : Next.RETRY;
     }
 
     @SuppressWarnings("unchecked")

@@ -28,6 +28,8 @@ public final class CommitEntries implements EntryProcessor<String, byte[], Boole
     private Map<String, byte[]> values;
     private boolean backup;
     private transient HazelcastInstance hz;
+    /** Set on the primary when it refused: then no backup may apply what the primary did not. */
+    private transient boolean refused;
 
     /** For deserialization. */
     public CommitEntries() { }
@@ -47,6 +49,7 @@ public final class CommitEntries implements EntryProcessor<String, byte[], Boole
     public Boolean process(Map.Entry<String, byte[]> entry) {
         // Asked each time: a member merged back after a split brain has a new identity.
         if (!backup && !committer.equals(hz.getCluster().getLocalMember().getUuid())) {
+            refused = true;
             return Boolean.FALSE;
         }
         entry.setValue(values.get(entry.getKey()));
@@ -55,7 +58,9 @@ public final class CommitEntries implements EntryProcessor<String, byte[], Boole
 
     @Override
     public EntryProcessor<String, byte[], Boolean> getBackupProcessor() {
-        return new CommitEntries(committer, values, true);
+        // Hazelcast asks for the backup processor after running this one on the primary's keys; a
+        // refused commit sends none, else the backup replica would hold changes its primary refused.
+        return refused ? null : new CommitEntries(committer, values, true);
     }
 
     @Override

@@ -5,6 +5,7 @@ import com.hazelcast.core.LifecycleEvent;
 import io.sluice.partition.Ownership;
 import io.sluice.partition.PartitionDirectory;
 import io.vertx.core.Vertx;
+import java.util.function.LongSupplier;
 import java.util.logging.Logger;
 
 /**
@@ -17,39 +18,52 @@ import java.util.logging.Logger;
  */
 public final class PauseGuard implements Ownership {
     private static final Logger LOG = Logger.getLogger(PauseGuard.class.getName());
-    private static final long CHECK_MILLIS = 250;
-    private static final long SETTLE_MILLIS = 30_000;
+    static final long CHECK_MILLIS = 250;
+    static final long SETTLE_MILLIS = 30_000;
 
     private final Ownership delegate;
     private final long pauseThresholdNanos;
+    private final LongSupplier nanoTime;
     private volatile long suspectUntilNanos;
     /** When the periodic check last ran; right after a freeze it is far behind the clock. */
-    private volatile long lastCheck = System.nanoTime();
+    private volatile long lastCheck;
 
     /** @param heartbeatTimeoutSeconds Hazelcast's max.no.heartbeat: a pause near it may have cost the membership */
     public PauseGuard(Ownership delegate, long heartbeatTimeoutSeconds) {
+        this(delegate, heartbeatTimeoutSeconds, System::nanoTime);
+    }
+
+    /** @param nanoTime the monotonic time source, {@link System#nanoTime()} outside tests */
+    PauseGuard(Ownership delegate, long heartbeatTimeoutSeconds, LongSupplier nanoTime) {
         this.delegate = delegate;
         this.pauseThresholdNanos = heartbeatTimeoutSeconds * 800_000_000L;
+        this.nanoTime = nanoTime;
+        this.lastCheck = nanoTime.getAsLong();
     }
 
     public void start(Vertx vertx, HazelcastInstance hz, PartitionDirectory directory) {
-        vertx.setPeriodic(CHECK_MILLIS, id -> {
-            long now = System.nanoTime();
-            long gap = now - lastCheck;
-            lastCheck = now;
-            if (gap > pauseThresholdNanos) {
-                LOG.warning("this node was paused for " + gap / 1_000_000 + " ms; serving nothing until the cluster has settled");
-                suspectUntilNanos = now + SETTLE_MILLIS * 1_000_000L;
-                directory.dropAll(true);
-            } else if (suspectUntilNanos != 0 && now > suspectUntilNanos) {
-                settled(directory, "settling time over");
-            }
-        });
-        hz.getLifecycleService().addLifecycleListener(e -> {
-            if (e.getState() == LifecycleEvent.LifecycleState.MERGED && suspectUntilNanos != 0) {
-                settled(directory, "merged back into the cluster");
-            }
-        });
+        vertx.setPeriodic(CHECK_MILLIS, id -> check(directory));
+        hz.getLifecycleService().addLifecycleListener(e -> onLifecycle(e.getState(), directory));
+    }
+
+    /** The periodic check: a long gap since the last one means this node was frozen meanwhile. */
+    void check(PartitionDirectory directory) {
+        long now = nanoTime.getAsLong();
+        long gap = now - lastCheck;
+        lastCheck = now;
+        if (gap > pauseThresholdNanos) {
+            LOG.warning("this node was paused for " + gap / 1_000_000 + " ms; serving nothing until the cluster has settled");
+            suspectUntilNanos = now + SETTLE_MILLIS * 1_000_000L;
+            directory.dropAll(true);
+        } else if (suspectUntilNanos != 0 && now > suspectUntilNanos) {
+            settled(directory, "settling time over");
+        }
+    }
+
+    void onLifecycle(LifecycleEvent.LifecycleState state, PartitionDirectory directory) {
+        if (state == LifecycleEvent.LifecycleState.MERGED && suspectUntilNanos != 0) {
+            settled(directory, "merged back into the cluster");
+        }
     }
 
     private void settled(PartitionDirectory directory, String why) {
@@ -68,7 +82,7 @@ public final class PauseGuard implements Ownership {
     public boolean ownsLocally(String queueName, int partition) {
         // Also refuse in the moment after a freeze, before the periodic check has noticed it:
         // requests queued during the freeze run first, and must not be acknowledged.
-        return suspectUntilNanos == 0 && System.nanoTime() - lastCheck < pauseThresholdNanos
+        return suspectUntilNanos == 0 && nanoTime.getAsLong() - lastCheck < pauseThresholdNanos
                 && delegate.ownsLocally(queueName, partition);
     }
 }

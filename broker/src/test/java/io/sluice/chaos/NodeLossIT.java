@@ -22,16 +22,19 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
  * Three nodes under a steady load through all three; {@code kill -9} one of them mid-load.
- * Nothing acknowledged may be lost, FIFO order must hold, nothing deleted may come back, the
+ * Nothing acknowledged may be lost, FIFO order must hold, no deleted FIFO message may come back, the
  * messages held in flight when the node died must come back after (never before) their visibility
- * timeout, and every partition must answer again within 15 s of the kill.
+ * timeout, every FIFO group must have a send acknowledged again within 20 s of the kill
+ * ({@code RECOVERY_LIMIT_MS}), and the survivors must report healthy within 60 s of it.
  */
 class NodeLossIT {
 
     private static final int IN_FLIGHT_MESSAGES = 48;
     private static final int IN_FLIGHT_VISIBILITY_S = 5;
     private static final long KILL_AT_MS = 10_000;
-    // The heartbeat timeout (10 s) bounds failover when the dead node owned busy partitions, plus the 1.5 s settle.
+    // Failover of the dead node's partitions waits for the heartbeat timeout (10 s); a gained partition then
+    // waits 1.5 s to settle before it is rebuilt, and forwarded calls retry for up to 8 s meanwhile. 20 s leaves
+    // room for the load of the 2-core CI machine.
     private static final long RECOVERY_LIMIT_MS = 20_000;
 
     private static ChaosCluster cluster;
@@ -153,8 +156,9 @@ class NodeLossIT {
                     () -> assertTrue(backCount.values().stream().allMatch(c -> c >= 2),
                             "ApproximateReceiveCount of re-delivered in-flight messages >= 2: " + backCount),
                     () -> assertTrue(recovered >= 0 && recovered <= RECOVERY_LIMIT_MS,
-                            "every FIFO group acknowledged again within 15 s of the kill: " + recovered + " ms"),
-                    () -> assertTrue(silent.isEmpty(), "FIFO groups with no acknowledged send in the 15 s after the kill: " + silent),
+                            "every FIFO group acknowledged again within " + RECOVERY_LIMIT_MS + " ms of the kill: " + recovered + " ms"),
+                    () -> assertTrue(silent.isEmpty(), "FIFO groups with no acknowledged send in the " + RECOVERY_LIMIT_MS
+                            + " ms after the kill: " + silent),
                     () -> assertTrue(survivorsHealthy >= 0, "survivors healthy within 60 s of the kill\n" + cluster.describe()));
         }
     }

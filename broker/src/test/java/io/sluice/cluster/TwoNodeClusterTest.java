@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
 import io.sluice.config.BrokerConfig;
 import io.sluice.config.ConfigLoader;
 import io.sluice.it.StartedThreads;
@@ -36,6 +38,10 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * parked on one node wakes for a send through the other.
  */
 class TwoNodeClusterTest {
+    /** Where the Vert.x cluster manager keeps the cluster's event-bus consumers (see {@link HazelcastSetup}). */
+    private static final String VERTX_SUBSCRIPTIONS = "__vertx.subs";
+
+    private static String clusterName;
     private static SluiceNode a;
     private static SluiceNode b;
     private static SqsClient viaA;
@@ -44,8 +50,9 @@ class TwoNodeClusterTest {
     @BeforeAll
     static void start() throws Exception {
         // The project's local configuration under a cluster name of its own, so nothing else joins.
+        clusterName = "sluice-test-" + UUID.randomUUID();
         String yaml = Files.readString(Path.of("../cluster-config/local.yaml"))
-                .replaceFirst("cluster-name: sluice", "cluster-name: sluice-test-" + UUID.randomUUID());
+                .replaceFirst("cluster-name: sluice", "cluster-name: " + clusterName);
         Path config = Files.createTempFile("sluice-two-nodes", ".yaml");
         Files.writeString(config, yaml);
         BrokerConfig base = ConfigLoader.load(List.of("--port", "0", "--partitions", "8", "--short-poll-sampling", "false",
@@ -54,6 +61,17 @@ class TwoNodeClusterTest {
         b = SluiceNode.start(base);
         viaA = client(a);
         viaB = client(b);
+    }
+
+    /**
+     * Whether a node of this cluster listens for wakes of the queue: the Vert.x cluster manager
+     * registers every event-bus consumer in this Hazelcast multimap, which any member can read.
+     */
+    private static boolean listeningForWakes(String queue) {
+        HazelcastInstance member = Hazelcast.getAllHazelcastInstances().stream()
+                .filter(hz -> hz.getConfig().getClusterName().equals(clusterName))
+                .findFirst().orElseThrow();
+        return member.getMultiMap(VERTX_SUBSCRIPTIONS).containsKey(WakeRelay.ADDRESS_PREFIX + queue);
     }
 
     private static SqsClient client(SluiceNode node) {
@@ -127,13 +145,16 @@ class TwoNodeClusterTest {
 
     @Test
     void longPollOnOneNodeWakesForASendThroughTheOther() throws Exception {
-        String url = viaA.createQueue(r -> r.queueName("wake")).queueUrl();
         for (int round = 0; round < 3; round++) {
+            // A queue of its own each round: a node listens for a queue's wakes from the first receive parked on it on.
+            String queue = "wake-" + round;
+            String url = viaA.createQueue(r -> r.queueName(queue)).queueUrl();
             long start = System.nanoTime();
             CompletableFuture<List<Message>> parked = CompletableFuture.supplyAsync(
                     () -> viaA.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(10)).messages());
-            // Give the receive time to park; it must still be waiting when the send goes out.
-            await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> true);
+            // The receive must be parked on A when the send goes out through B: parking makes A listen for
+            // the queue's wakes, which registers A's consumer in the cluster for B's wake to reach.
+            await("receive parked on A").atMost(Duration.ofSeconds(5)).until(() -> listeningForWakes(queue));
             assertFalse(parked.isDone(), "the receive should be parked, not answered");
             String body = "wake-" + round;
             long sentAt = System.nanoTime();

@@ -1,0 +1,131 @@
+package io.sluice.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import io.sluice.partition.Ownership;
+import io.sluice.partition.PartitionDirectory;
+import io.sluice.partition.PartitionLoops;
+import io.sluice.queue.Clock;
+import io.sluice.queue.CommitPort;
+import io.sluice.queue.ErrorCode;
+import io.sluice.queue.InMemoryQueueRegistry;
+import io.sluice.queue.MessageRecord;
+import io.sluice.queue.PartitionChange;
+import io.sluice.queue.PartitionRequest;
+import io.sluice.queue.PartitionSnapshot;
+import io.sluice.queue.QueueMeta;
+import io.sluice.queue.SendOutcome;
+import io.sluice.queue.SqsException;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a node answers to a partition request forwarded to it, as the forwarding router reads
+ * it: the result; "moved" when it does not serve the partition (the router looks again); the
+ * request's own SQS error as it is; ServiceUnavailable when storage failed (the client retries);
+ * InternalFailure for a request it cannot decode. Real Vert.x event bus, real partitions.
+ */
+class ForwardedRequestsTest {
+    private static final String NODE = "node-under-test";
+    private static final String QUEUE = "forwarded";
+
+    private final Vertx vertx = Vertx.vertx();
+    private final AtomicBoolean owns = new AtomicBoolean(true);
+    private final AtomicBoolean storageFails = new AtomicBoolean();
+
+    /** Storage that can be made to fail, as a Hazelcast map whose partition is lost can. */
+    private final CommitPort storage = new CommitPort() {
+        @Override
+        public CompletionStage<Void> commit(String queueName, int partition, List<PartitionChange> changes) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
+            return storageFails.get() ? CompletableFuture.failedFuture(new IllegalStateException("partition lost"))
+                    : CompletableFuture.completedFuture(PartitionSnapshot.EMPTY);
+        }
+    };
+
+    @BeforeEach
+    void deploy() throws Exception {
+        InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
+        long now = System.currentTimeMillis();
+        registry.create(new QueueMeta(QUEUE, false, 2, now, now, Map.of(), Map.of(), 0)).toCompletableFuture().join();
+        Ownership ownership = (queue, partition) -> owns.get();
+        PartitionDirectory directory = new PartitionDirectory(PartitionLoops.deploy(vertx, 1, Clock.SYSTEM).await(), storage,
+                Clock.SYSTEM, registry, (queue, partition) -> { }, ownership);
+        join(vertx.deployVerticle(() -> new ForwardedRequests(directory, NODE), new DeploymentOptions().setInstances(2)));
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        join(vertx.close());
+    }
+
+    private static <T> T join(Future<T> f) throws Exception {
+        return f.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    private WireCodec.Reply forward(byte[] body) throws Exception {
+        Buffer reply = join(vertx.eventBus().<Buffer>request(ClusterRouter.address(NODE), Buffer.buffer(body)).map(m -> m.body()));
+        return WireCodec.decodeReply(reply.getBytes());
+    }
+
+    private WireCodec.Reply forward(int partition, PartitionRequest<?> request) throws Exception {
+        return forward(WireCodec.encodeRequest(QUEUE, partition, request));
+    }
+
+    private static PartitionRequest.Send send() {
+        return new PartitionRequest.Send(new MessageRecord("m-1", "body", Map.of(), Map.of(), System.currentTimeMillis(),
+                "sender", null, null, null), 0);
+    }
+
+    private static ErrorCode errorOf(WireCodec.Reply reply) {
+        assertEquals(WireCodec.Reply.Kind.ERROR, reply.kind());
+        return ((SqsException) reply.value()).code();
+    }
+
+    @Test
+    void aServedRequestIsAnsweredWithItsResult() throws Exception {
+        WireCodec.Reply reply = forward(0, send());
+        assertEquals(WireCodec.Reply.Kind.RESULT, reply.kind());
+        assertInstanceOf(SendOutcome.class, reply.value());
+    }
+
+    @Test
+    void aPartitionNotServedHereIsAnsweredMoved() throws Exception {
+        owns.set(false);
+        assertEquals(WireCodec.Reply.Kind.MOVED, forward(0, send()).kind());
+    }
+
+    @Test
+    void theRequestsOwnErrorIsPassedOnAsItIs() throws Exception {
+        WireCodec.Reply reply = forward(0, new PartitionRequest.ChangeVisibility("no-such-message", 1, 0, "handle"));
+        assertEquals(ErrorCode.INVALID_PARAMETER_VALUE, errorOf(reply));
+        assertEquals(ErrorCode.QUEUE_DOES_NOT_EXIST, errorOf(forward(WireCodec.encodeRequest("no-such-queue", 0, send()))));
+    }
+
+    @Test
+    void aStorageFailureIsAnsweredServiceUnavailable() throws Exception {
+        storageFails.set(true);
+        assertEquals(ErrorCode.SERVICE_UNAVAILABLE, errorOf(forward(1, send())));
+    }
+
+    @Test
+    void anUndecodableRequestIsAnsweredInternalFailure() throws Exception {
+        assertEquals(ErrorCode.INTERNAL_FAILURE, errorOf(forward(new byte[] {1, 2, 3})));
+    }
+}

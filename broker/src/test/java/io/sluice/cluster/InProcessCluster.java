@@ -1,0 +1,129 @@
+package io.sluice.cluster;
+
+import static org.awaitility.Awaitility.await;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.partition.Partition;
+import io.sluice.config.ClusterSettings;
+import io.sluice.queue.PartitionKey;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Real Hazelcast members in this JVM, configured as a node configures itself
+ * ({@link HazelcastSetup} over the project's cluster-config/local.yaml), under a cluster name of
+ * their own so that nothing else on the machine joins them. Members are plain Hazelcast
+ * instances, or carry a clustered Vert.x whose event bus spans the members.
+ */
+final class InProcessCluster implements AutoCloseable {
+    /** A member with a clustered Vert.x, as a node runs it. */
+    record Node(Vertx vertx, HazelcastInstance hz, String nodeId) { }
+
+    private final ClusterSettings settings;
+    private final List<HazelcastInstance> members = new ArrayList<>();
+    private final List<Vertx> vertxes = new ArrayList<>();
+
+    InProcessCluster() {
+        try {
+            String yaml = Files.readString(Path.of("../cluster-config/local.yaml"))
+                    .replaceFirst("cluster-name: sluice", "cluster-name: sluice-test-" + UUID.randomUUID());
+            Path file = Files.createTempFile("sluice-in-process", ".yaml");
+            file.toFile().deleteOnExit();
+            Files.writeString(file, yaml);
+            settings = new ClusterSettings(file.toString(), "127.0.0.1", 0, 1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Config config() {
+        return HazelcastSetup.config(settings);
+    }
+
+    /** Starts a plain member and waits until it has joined the others. */
+    HazelcastInstance member() {
+        HazelcastInstance hz = Hazelcast.newHazelcastInstance(config());
+        synchronized (members) {
+            members.add(hz);
+        }
+        awaitSize(hz, members.size());
+        return hz;
+    }
+
+    /** Starts a member with a clustered Vert.x on it and waits until it has joined the others. */
+    Node node() {
+        HazelcastClusterManager manager = new HazelcastClusterManager(config());
+        VertxOptions options = new VertxOptions().setEventLoopPoolSize(2);
+        options.getEventBusOptions().setHost(settings.host()).setPort(0).setClusterPublicHost(settings.host());
+        Vertx vertx = join(Vertx.builder().with(options).withClusterManager(manager).buildClustered());
+        HazelcastInstance hz = manager.getHazelcastInstance();
+        synchronized (members) {
+            members.add(hz);
+            vertxes.add(vertx);
+        }
+        awaitSize(hz, members.size());
+        return new Node(vertx, hz, manager.getNodeId());
+    }
+
+    /**
+     * Waits until every Hazelcast partition has an owner and the backups are in place, so a
+     * partition's owner stays put while a test runs (unless the test changes the membership).
+     */
+    static void awaitSettled(HazelcastInstance hz) {
+        await("partition table settled").atMost(Duration.ofSeconds(60)).until(() ->
+                hz.getPartitionService().isClusterSafe()
+                        && hz.getPartitionService().getPartitions().stream().allMatch(p -> p.getOwner() != null));
+    }
+
+    /** The first queue partition of {@code queueName} that Hazelcast gives to {@code member}. */
+    static int partitionOwnedBy(HazelcastInstance member, String queueName, int partitions) {
+        UUID wanted = member.getCluster().getLocalMember().getUuid();
+        for (int i = 0; i < partitions; i++) {
+            Partition p = member.getPartitionService().getPartition(new PartitionKey(queueName, i).toString());
+            if (p.getOwner() != null && p.getOwner().getUuid().equals(wanted)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("no partition of " + queueName + " is owned by " + wanted
+                + "; give the queue more partitions");
+    }
+
+    private static void awaitSize(HazelcastInstance hz, int size) {
+        await("cluster of " + size).atMost(Duration.ofSeconds(60))
+                .until(() -> hz.getCluster().getMembers().size() == size);
+    }
+
+    private static <T> T join(Future<T> f) {
+        try {
+            return f.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Vertx v : vertxes) {
+            // Closing a clustered Vert.x leaves the cluster and shuts its member down.
+            join(v.close());
+        }
+        for (HazelcastInstance hz : members) {
+            if (hz.getLifecycleService().isRunning()) {
+                hz.shutdown();
+            }
+        }
+    }
+}
