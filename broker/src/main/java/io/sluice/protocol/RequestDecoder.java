@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.regex.Pattern;
 
 /**
@@ -114,6 +115,15 @@ public final class RequestDecoder {
     }
 
     private static void parseForm(String encoded, Map<String, String> into) {
+        forEachParameter(encoded, (name, value) -> {
+            if (!name.isEmpty()) {
+                into.put(name, value);
+            }
+        });
+    }
+
+    /** Each name=value pair of a form-encoded string or query string, decoded, in order. */
+    static void forEachParameter(String encoded, BiConsumer<String, String> each) {
         if (encoded == null || encoded.isEmpty()) {
             return;
         }
@@ -122,11 +132,7 @@ public final class RequestDecoder {
                 continue;
             }
             int eq = pair.indexOf('=');
-            String name = percentDecode(eq < 0 ? pair : pair.substring(0, eq));
-            String value = eq < 0 ? "" : percentDecode(pair.substring(eq + 1));
-            if (!name.isEmpty()) {
-                into.put(name, value);
-            }
+            each.accept(percentDecode(eq < 0 ? pair : pair.substring(0, eq)), eq < 0 ? "" : percentDecode(pair.substring(eq + 1)));
         }
     }
 

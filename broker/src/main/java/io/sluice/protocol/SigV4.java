@@ -2,7 +2,6 @@ package io.sluice.protocol;
 
 import io.sluice.queue.ErrorCode;
 import io.sluice.queue.SqsException;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
@@ -247,30 +246,11 @@ public final class SigV4 {
         return String.join("/", segments);
     }
 
-    /** The query string's parameters, decoded, in order; a malformed escape is kept as sent. */
+    /** The query string's parameters, decoded, in order. */
     private static Map<String, List<String>> parseQuery(String rawQuery) {
         Map<String, List<String>> out = new LinkedHashMap<>();
-        if (rawQuery == null || rawQuery.isEmpty()) {
-            return out;
-        }
-        for (String pair : rawQuery.split("&")) {
-            if (pair.isEmpty()) {
-                continue;
-            }
-            int eq = pair.indexOf('=');
-            String name = decode(eq < 0 ? pair : pair.substring(0, eq));
-            String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
-            out.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
-        }
+        RequestDecoder.forEachParameter(rawQuery, (name, value) -> out.computeIfAbsent(name, k -> new ArrayList<>()).add(value));
         return out;
-    }
-
-    private static String decode(String s) {
-        try {
-            return URLDecoder.decode(s, StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            return s;
-        }
     }
 
     /** RFC 3986 encoding: everything but unreserved characters, upper-case hex. */
