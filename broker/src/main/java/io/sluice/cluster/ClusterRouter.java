@@ -14,6 +14,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.ReplyException;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Sends a partition request to the partition's owner: straight to the local loop when the
@@ -23,6 +24,9 @@ import io.vertx.core.eventbus.ReplyException;
  * of times; then the client gets ServiceUnavailable (HTTP 503), which SDKs retry.
  */
 public final class ClusterRouter implements PartitionRouter {
+    /** Requests sent to another node because it owns the partition (retries included). */
+    private final LongAdder forwarded = new LongAdder();
+
     static final String ADDRESS_PREFIX = "sluice.partitions.";
     static final int MAX_ATTEMPTS = 40;
     /** However many attempts are left, a request stops being retried after this long. */
@@ -53,6 +57,11 @@ public final class ClusterRouter implements PartitionRouter {
         Promise<R> answer = Promise.promise();
         attempt(queueName, partition, request, 1, System.currentTimeMillis() + RETRY_BUDGET_MILLIS, answer);
         return answer.future();
+    }
+
+    /** How many requests this node has forwarded to partition owners elsewhere. */
+    public long forwardedRequests() {
+        return forwarded.sum();
     }
 
     @Override
@@ -101,6 +110,7 @@ public final class ClusterRouter implements PartitionRouter {
         if (nodeId == null) {
             return Future.failedFuture(new PartitionMoved(queueName, partition));
         }
+        forwarded.increment();
         Buffer body = Buffer.buffer(WireCodec.encodeRequest(queueName, partition, request));
         return vertx.eventBus().<Buffer>request(address(nodeId), body, options).map(msg -> {
             WireCodec.Reply reply = WireCodec.decodeReply(msg.body().getBytes());

@@ -49,7 +49,8 @@ public final class StatsBoard {
                 for (Object o : queues.getJsonArray(q)) {
                     JsonArray a = (JsonArray) o;
                     remote.put(new PartitionKey(q, a.getInteger(0)),
-                            new Heard(new PartitionStats(a.getInteger(1), a.getInteger(2), a.getInteger(3)), from, now));
+                            new Heard(new PartitionStats(a.getInteger(1), a.getInteger(2), a.getInteger(3),
+                                    a.size() > 4 ? a.getLong(4) : 0), from, now));
                 }
             }
         });
@@ -76,7 +77,8 @@ public final class StatsBoard {
         JsonObject queues = new JsonObject();
         local.localStats().forEach((q, byIndex) -> {
             JsonArray rows = new JsonArray();
-            byIndex.forEach((i, s) -> rows.add(new JsonArray().add(i).add(s.visible()).add(s.inFlight()).add(s.delayed())));
+            byIndex.forEach((i, s) -> rows.add(new JsonArray().add(i).add(s.visible()).add(s.inFlight()).add(s.delayed())
+                    .add(s.oldestSentMillis())));
             queues.put(q, rows);
         });
         vertx.eventBus().publish(ADDRESS, new JsonObject().put("node", nodeId).put("queues", queues));

@@ -45,6 +45,7 @@ public final class PartitionDirectory implements PartitionRouter {
     private static final long NEW_QUEUE_MILLIS = 10_000;
 
     private volatile boolean serving = true;
+    private volatile PartitionEvents events = PartitionEvents.NONE;
     /** Running partitions and partitions being loaded. */
     private final ConcurrentHashMap<PartitionKey, Future<PartitionHost>> hosts = new ConcurrentHashMap<>();
 
@@ -56,6 +57,11 @@ public final class PartitionDirectory implements PartitionRouter {
         this.registry = registry;
         this.listener = listener;
         this.ownership = ownership;
+    }
+
+    /** Who hears of this node's commits, rebuilds and hand-overs (its metrics). */
+    public void events(PartitionEvents observer) {
+        this.events = observer;
     }
 
     /** Runs a request on a partition this node owns, starting the partition first if needed. */
@@ -110,6 +116,7 @@ public final class PartitionDirectory implements PartitionRouter {
                         Partition state = new Partition(clock, () -> retentionOf(meta.name()), meta.fifo(), partition, sequences);
                         state.restore(snapshot);
                         PartitionHost host = new PartitionHost(meta.name(), partition, state, loop, port, listener, ownership);
+                        host.events(events);
                         loops.attach(host);
                         host.onBroken(() -> {
                             Future<PartitionHost> self = hosts.get(key);
@@ -118,6 +125,7 @@ public final class PartitionDirectory implements PartitionRouter {
                             }
                         });
                         started.complete(host);
+                        events.rebuilt();
                         // Whatever is visible after the rebuild may be what a parked receive waits for.
                         listener.onVisible(meta.name(), partition);
                     }));
@@ -170,6 +178,7 @@ public final class PartitionDirectory implements PartitionRouter {
                 if (hosts.remove(e.getKey(), f)) {
                     detach(f);
                     dropped.add(e.getKey());
+                    events.handedOver();
                 }
             }
         }

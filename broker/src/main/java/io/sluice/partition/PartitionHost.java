@@ -42,6 +42,7 @@ public final class PartitionHost {
     private volatile boolean closed;
     /** Told when storage refused a commit: memory and storage may differ, so the partition is rebuilt. */
     private volatile Runnable onBroken = () -> { };
+    private volatile PartitionEvents events = PartitionEvents.NONE;
 
     PartitionHost(String queueName, int index, Partition state, Context loop,
                   CommitPort port, VisibilityListener listener, Ownership ownership) {
@@ -119,6 +120,10 @@ public final class PartitionHost {
         }
     }
 
+    void events(PartitionEvents observer) {
+        this.events = observer;
+    }
+
     void onBroken(Runnable action) {
         this.onBroken = action;
     }
@@ -137,7 +142,8 @@ public final class PartitionHost {
     Context loop() { return loop; }
 
     private void afterChange() {
-        stats = new PartitionStats(state.visibleCount(), state.inFlightCount(), state.delayedCount());
+        stats = new PartitionStats(state.visibleCount(), state.inFlightCount(), state.delayedCount(),
+                state.oldestSentTimestamp());
         if (state.takeNewlyVisible() > 0) {
             listener.onVisible(queueName, index);
         }
@@ -168,7 +174,11 @@ public final class PartitionHost {
         List<Consumer<Throwable>> replies = awaitingCommit;
         awaitingCommit = new ArrayList<>();
         committing = true;
-        port.commit(queueName, index, changes).whenComplete((ok, err) -> loop.runOnContext(v -> committed(replies, err)));
+        long began = System.nanoTime();
+        port.commit(queueName, index, changes).whenComplete((ok, err) -> loop.runOnContext(v -> {
+            events.committed(changes.size(), System.nanoTime() - began);
+            committed(replies, err);
+        }));
     }
 
     private void committed(List<Consumer<Throwable>> replies, Throwable commitError) {

@@ -380,6 +380,11 @@ public final class Partition {
     public int delayedCount() { return delayedCount; }
     public int size() { return messages.size(); }
 
+    /** When the oldest message still held was sent (messages are kept in arrival order), or 0 when none is. */
+    public long oldestSentTimestamp() {
+        return messages.isEmpty() ? 0 : messages.values().iterator().next().sentTimestamp;
+    }
+
     private Delivery takeInFlight(MessageRecord r, long now, long timeoutMillis, boolean countsAsReceive) {
         visibleCount--;
         r.state = MessageState.IN_FLIGHT;

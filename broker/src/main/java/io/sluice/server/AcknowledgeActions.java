@@ -45,7 +45,12 @@ final class AcknowledgeActions {
         String text = params.requiredString("ReceiptHandle");
         ReceiptHandle h = handleOf(meta, text);
         return broker.router.execute(meta.name(), h.partition(), new PartitionRequest.Delete(h.messageId(), h.token()))
-                .mapEmpty();
+                .map(deleted -> {
+                    if (Boolean.TRUE.equals(deleted)) {
+                        broker.metrics.deleted(meta.name());
+                    }
+                    return null;
+                });
     }
 
     private Future<Void> changeVisibility(QueueMeta meta, Params params) {

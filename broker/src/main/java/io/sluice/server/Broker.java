@@ -34,10 +34,12 @@ final class Broker {
     final MemoryGuard memory;
     /** The cluster's message move tasks. */
     final MoveTaskStore moveTaskStore;
+    final Metrics metrics;
 
     Broker(BrokerConfig config, Clock clock, QueueRegistry registry, PartitionRouter router,
            ReceiptHandle.Codec receipts, QueueUrls urls, LongPolls longPolls, MemoryGuard memory,
-           MoveTaskStore moveTaskStore) {
+           MoveTaskStore moveTaskStore, Metrics metrics) {
+        this.metrics = metrics;
         this.config = config;
         this.clock = clock;
         this.registry = registry;

@@ -28,6 +28,15 @@ final class LongPolls implements VisibilityListener {
         onFirstWait.accept(queueName);
     }
 
+    /** How many receives are parked on this node now. */
+    int parked() {
+        int n = 0;
+        for (Set<Waiter> set : waiting.values()) {
+            n += set.size();
+        }
+        return n;
+    }
+
     void unpark(String queueName, Waiter w) {
         waiting.computeIfPresent(queueName, (k, set) -> {
             set.remove(w);

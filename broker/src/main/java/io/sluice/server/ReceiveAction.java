@@ -95,6 +95,7 @@ final class ReceiveAction {
 
     private JsonObject result(QueueMeta meta, List<Claimed> claimed, Set<String> systemNames, List<String> attributeNames) {
         JsonObject result = new JsonObject();
+        broker.metrics.received(meta.name(), claimed.size());
         if (claimed.isEmpty()) {
             return result;
         }

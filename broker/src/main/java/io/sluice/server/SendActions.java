@@ -39,7 +39,10 @@ final class SendActions {
         broker.memory.checkRoom();
         QueueMeta meta = broker.queueOf(params);
         Outgoing out = validate(meta, params, info);
-        return send(meta, out).map(outcome -> sentResult(out.record, outcome));
+        return send(meta, out).map(outcome -> {
+            broker.metrics.sent(meta.name(), out.size);
+            return sentResult(out.record, outcome);
+        });
     }
 
     Future<JsonObject> sendMessageBatch(Params params, RequestInfo info) {
@@ -71,7 +74,10 @@ final class SendActions {
                 Future<SendOutcome> sent = meta.fifo()
                         ? previous.transform(ignored -> send(meta, out))
                         : send(meta, out);
-                result = sent.map(outcome -> sentResult(out.record, outcome).put("Id", id))
+                result = sent.map(outcome -> {
+                            broker.metrics.sent(meta.name(), out.size);
+                            return sentResult(out.record, outcome).put("Id", id);
+                        })
                         .recover(err -> Future.succeededFuture(failureOf(id, err)));
                 previous = result;
             } else {

@@ -26,6 +26,8 @@ import io.vertx.core.Future;
 import io.vertx.core.ThreadingModel;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -70,10 +72,13 @@ public final class SluiceNode implements AutoCloseable {
         int eventLoops = Math.max(2, 2 * Runtime.getRuntime().availableProcessors());
         Config hazelcast = HazelcastSetup.config(config.cluster());
         HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
-        VertxOptions options = new VertxOptions().setEventLoopPoolSize(eventLoops);
+        Metrics metrics = new Metrics();
+        VertxOptions options = new VertxOptions().setEventLoopPoolSize(eventLoops)
+                .setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true));
         options.getEventBusOptions().setHost(config.cluster().host()).setPort(0)
                 .setClusterPublicHost(config.cluster().host());
-        Vertx vertx = await(Vertx.builder().with(options).withClusterManager(manager).buildClustered(), "join the cluster");
+        Vertx vertx = await(Vertx.builder().with(options)
+                .withMetrics(new MicrometerMetricsFactory(metrics.registry())).withClusterManager(manager).buildClustered(), "join the cluster");
         // Hazelcast's queries and conditional writes block; they run here, never on an event loop.
         ExecutorService blocking = Executors.newFixedThreadPool(8, r -> {
             Thread t = new Thread(r, "sluice-hazelcast");
@@ -81,7 +86,7 @@ public final class SluiceNode implements AutoCloseable {
             return t;
         });
         try {
-            return wire(config, vertx, manager, blocking, eventLoops);
+            return wire(config, vertx, manager, blocking, eventLoops, metrics);
         } catch (RuntimeException e) {
             blocking.shutdownNow();
             vertx.close();
@@ -90,7 +95,7 @@ public final class SluiceNode implements AutoCloseable {
     }
 
     private static SluiceNode wire(BrokerConfig config, Vertx vertx, HazelcastClusterManager manager,
-                                   ExecutorService blocking, int eventLoops) {
+                                   ExecutorService blocking, int eventLoops, Metrics metrics) {
         HazelcastInstance hz = manager.getHazelcastInstance();
         String nodeId = manager.getNodeId();
         Clock clock = Clock.SYSTEM;
@@ -105,6 +110,7 @@ public final class SluiceNode implements AutoCloseable {
                         d.forget(name);
                     }
                     longPolls.wakeAll(name);
+                    metrics.forget(name);
                 });
         HazelcastOwnership ownership = new HazelcastOwnership(hz.getPartitionService());
         PartitionLoops loops = await(PartitionLoops.deploy(vertx, eventLoops, clock), "start the partition loops");
@@ -140,7 +146,9 @@ public final class SluiceNode implements AutoCloseable {
         String baseUrl = config.publicBaseUrl(config.port());
         Broker broker = new Broker(config, clock, registry, router, new ReceiptHandle.Codec(sharedSecret(hz)),
                 new QueueUrls(baseUrl, config.accountId(), config.region()), longPolls,
-                MemoryGuard.watchingThisJvm(), new MoveTaskStore(hz));
+                MemoryGuard.watchingThisJvm(), new MoveTaskStore(hz), metrics);
+        directory.events(metrics);
+        metrics.bind(directory, router, longPolls, clock);
         Health health = new Health(() -> !paused.getAsBoolean() && reconciler.ready());
         await(vertx.deployVerticle(() -> new SqsHttpVerticle(broker, health),
                         new DeploymentOptions().setInstances(eventLoops).setThreadingModel(ThreadingModel.EVENT_LOOP)),

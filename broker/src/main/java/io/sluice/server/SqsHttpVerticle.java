@@ -64,6 +64,11 @@ final class SqsHttpVerticle extends VerticleBase {
     }
 
     private void handle(HttpServerRequest req) {
+        if (req.method() == HttpMethod.GET && req.path().equals("/metrics")) {
+            req.response().putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+                    .end(broker.metrics.scrape());
+            return;
+        }
         if (req.method() == HttpMethod.GET && Health.isProbe(req.path())) {
             health.respond(req);
             return;
@@ -111,6 +116,7 @@ final class SqsHttpVerticle extends VerticleBase {
 
     private void process(HttpServerRequest req, WireProtocol protocol, String requestId, Buffer body,
                          SigV4.Pending signature) {
+        long began = System.nanoTime();
         Future<EncodedResponse> response;
         SqsRequest sqs = null;
         try {
@@ -127,8 +133,12 @@ final class SqsHttpVerticle extends VerticleBase {
             response = Future.failedFuture(e);
         }
         WireProtocol p = sqs != null ? sqs.protocol() : protocol;
-        response.onComplete(ar -> send(req.response(),
-                ar.succeeded() ? ar.result() : errorResponse(p, ar.cause(), requestId)));
+        String action = sqs != null ? sqs.action().wireName() : "unknown";
+        response.onComplete(ar -> {
+            EncodedResponse r = ar.succeeded() ? ar.result() : errorResponse(p, ar.cause(), requestId);
+            broker.metrics.request(action, r.status(), System.nanoTime() - began);
+            send(req.response(), r);
+        });
     }
 
     private static EncodedResponse errorResponse(WireProtocol protocol, Throwable failure, String requestId) {
