@@ -22,22 +22,22 @@ final class AcknowledgeActions {
     }
 
     Future<JsonObject> deleteMessage(Params params, RequestInfo info) {
-        QueueMeta meta = broker.queueOf(params);
+        QueueMeta meta = broker.queueOf(params, info);
         return delete(meta, params).map(v -> new JsonObject());
     }
 
     Future<JsonObject> deleteMessageBatch(Params params, RequestInfo info) {
-        QueueMeta meta = broker.queueOf(params);
+        QueueMeta meta = broker.queueOf(params, info);
         return batch(params, "DeleteMessageBatchRequestEntry", entry -> delete(meta, entry));
     }
 
     Future<JsonObject> changeMessageVisibility(Params params, RequestInfo info) {
-        QueueMeta meta = broker.queueOf(params);
+        QueueMeta meta = broker.queueOf(params, info);
         return changeVisibility(meta, params).map(v -> new JsonObject());
     }
 
     Future<JsonObject> changeMessageVisibilityBatch(Params params, RequestInfo info) {
-        QueueMeta meta = broker.queueOf(params);
+        QueueMeta meta = broker.queueOf(params, info);
         return batch(params, "ChangeMessageVisibilityBatchRequestEntry", entry -> changeVisibility(meta, entry));
     }
 

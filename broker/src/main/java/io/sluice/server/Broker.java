@@ -8,6 +8,7 @@ import io.sluice.partition.PartitionStats;
 import io.sluice.protocol.Params;
 import io.sluice.queue.Clock;
 import io.sluice.queue.ErrorCode;
+import io.sluice.queue.QueueAttributes;
 import io.sluice.queue.MessageCounts;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
@@ -64,14 +65,28 @@ final class Broker {
         return moveTasks;
     }
 
-    /** The queue a request's QueueUrl names; MissingParameter or QueueDoesNotExist otherwise. */
-    QueueMeta queueOf(Params params) {
-        String name = urls.nameOf(params.requiredString("QueueUrl"));
+    /**
+     * The queue a request's QueueUrl names, if the caller may act on it: its own account's, or
+     * another's whose Policy allows the caller's account the request's action. MissingParameter,
+     * QueueDoesNotExist or AccessDenied otherwise.
+     */
+    QueueMeta queueOf(Params params, RequestInfo info) {
+        String name = urls.nameOf(params.requiredString("QueueUrl"), info.accountId());
         QueueMeta meta = registry.find(name);
         if (meta == null) {
             throw QueueRegistry.doesNotExist();
         }
+        checkAccess(meta, info);
         return meta;
+    }
+
+    /** The owner may do anything; another account what the queue's Policy allows it. */
+    void checkAccess(QueueMeta meta, RequestInfo info) {
+        if (!urls.accountOf(meta.name()).equals(info.accountId())
+                && !QueuePolicy.allows(meta.attributes().get(QueueAttributes.POLICY), info.accountId(), info.action())) {
+            throw new SqsException(ErrorCode.ACCESS_DENIED, "Access to the resource " + urls.url(meta.name())
+                    + " is denied.");
+        }
     }
 
     /** A registry write as a Vert.x future, completing on the caller's event loop. */

@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * AddPermission and RemovePermission, which SQS keeps as statements of the queue's Policy
- * attribute, one statement per label. The broker records them; it does not enforce them.
+ * attribute, one statement per label; {@link QueuePolicy} enforces them for other accounts.
  */
 final class PermissionActions {
     private final Broker broker;
@@ -23,7 +23,7 @@ final class PermissionActions {
     }
 
     Future<JsonObject> addPermission(Params params, RequestInfo info) {
-        QueueMeta meta = broker.queueOf(params);
+        QueueMeta meta = broker.queueOf(params, info);
         String label = params.requiredString("Label");
         if (!label.matches("[A-Za-z0-9_-]{1,80}")) {
             throw SqsException.invalidParameter("Value " + label + " for parameter Label is invalid."
@@ -63,7 +63,7 @@ final class PermissionActions {
     }
 
     Future<JsonObject> removePermission(Params params, RequestInfo info) {
-        QueueMeta meta = broker.queueOf(params);
+        QueueMeta meta = broker.queueOf(params, info);
         String label = params.requiredString("Label");
         String arn = broker.urls.arn(meta.name());
         long now = broker.clock.millis();

@@ -34,16 +34,18 @@ final class QueueActions {
     }
 
     Future<JsonObject> createQueue(Params params, RequestInfo info) {
-        String name = params.requiredString("QueueName");
+        String plainName = params.requiredString("QueueName");
         Map<String, String> given = params.stringMap("Attributes");
-        boolean fifo = QueueNames.isFifoName(name);
+        boolean fifo = QueueNames.isFifoName(plainName);
         boolean fifoAttribute = "true".equalsIgnoreCase(given.get(QueueAttributes.FIFO_QUEUE));
         if (fifoAttribute && !fifo) {
             throw SqsException.invalidParameter("The name of a FIFO queue can only include alphanumeric characters,"
                     + " hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length.");
         }
         // A .fifo name without FifoQueue=true is a standard queue name with a dot, which SQS refuses.
-        QueueNames.check(name, fifo && fifoAttribute);
+        QueueNames.check(plainName, fifo && fifoAttribute);
+        // Each account has its own queues: the registry knows them by account and name.
+        String name = broker.urls.internalName(info.accountId(), plainName);
         Map<String, String> attributes = QueueAttributes.validate(given, fifo, true);
         RedrivePolicy redrivePolicy = redrive.take(name, fifo, attributes);
         Map<String, String> tags = params.has("tags") ? params.stringMap("tags") : params.stringMap("Tags");
@@ -55,20 +57,26 @@ final class QueueActions {
     }
 
     Future<JsonObject> getQueueUrl(Params params, RequestInfo info) {
-        String name = params.requiredString("QueueName");
-        if (broker.registry.find(name) == null) {
+        String owner = params.optionalString("QueueOwnerAWSAccountId");
+        String name = broker.urls.internalName(owner == null || owner.isEmpty() ? info.accountId() : owner,
+                params.requiredString("QueueName"));
+        QueueMeta meta = broker.registry.find(name);
+        if (meta == null) {
             throw QueueRegistry.doesNotExist();
         }
+        broker.checkAccess(meta, info);
         return Future.succeededFuture(new JsonObject().put("QueueUrl", broker.urls.url(name)));
     }
 
     Future<JsonObject> listQueues(Params params, RequestInfo info) {
-        List<QueueMeta> matching = broker.registry.list(params.optionalString("QueueNamePrefix"));
+        String prefix = params.optionalString("QueueNamePrefix");
+        List<QueueMeta> matching = broker.registry.list(broker.urls.internalName(info.accountId(), prefix == null ? "" : prefix))
+                .stream().filter(q -> broker.urls.accountOf(q.name()).equals(info.accountId())).toList();
         return Future.succeededFuture(page(params, matching, "QueueUrls", false));
     }
 
     Future<JsonObject> deleteQueue(Params params, RequestInfo info) {
-        QueueMeta meta = broker.queueOf(params);
+        QueueMeta meta = broker.queueOf(params, info);
         // Empty every partition first so no message of the queue outlives it in storage.
         return purgeAll(meta)
                 .compose(v -> Broker.await(broker.registry.delete(meta.name())))
@@ -79,7 +87,7 @@ final class QueueActions {
     }
 
     Future<JsonObject> getQueueAttributes(Params params, RequestInfo info) {
-        QueueMeta meta = broker.queueOf(params);
+        QueueMeta meta = broker.queueOf(params, info);
         List<String> names = params.stringList("AttributeNames");
         if (names.isEmpty()) {
             return Future.succeededFuture(new JsonObject());
@@ -94,7 +102,7 @@ final class QueueActions {
     }
 
     Future<JsonObject> setQueueAttributes(Params params, RequestInfo info) {
-        QueueMeta meta = broker.queueOf(params);
+        QueueMeta meta = broker.queueOf(params, info);
         if (!params.has("Attributes")) {
             throw SqsException.missingParameter("Attributes");
         }
@@ -109,7 +117,7 @@ final class QueueActions {
     }
 
     Future<JsonObject> purgeQueue(Params params, RequestInfo info) {
-        QueueMeta meta = broker.queueOf(params);
+        QueueMeta meta = broker.queueOf(params, info);
         long now = broker.clock.millis();
         return Broker.await(broker.registry.update(meta.name(), m -> {
             if (m.purgedAt() != 0 && now - m.purgedAt() < PURGE_INTERVAL_MILLIS) {
@@ -130,7 +138,7 @@ final class QueueActions {
 
     /** Queues whose RedrivePolicy names this queue as their dead-letter queue. */
     Future<JsonObject> listDeadLetterSourceQueues(Params params, RequestInfo info) {
-        String targetArn = broker.urls.arn(broker.queueOf(params).name());
+        String targetArn = broker.urls.arn(broker.queueOf(params, info).name());
         List<QueueMeta> sources = broker.registry.list("").stream()
                 .filter(q -> q.redrivePolicy() != null && targetArn.equals(q.redrivePolicy().deadLetterTargetArn()))
                 .toList();

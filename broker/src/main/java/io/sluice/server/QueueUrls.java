@@ -18,18 +18,41 @@ final class QueueUrls {
         this.region = region;
     }
 
-    String url(String queueName) {
-        return baseUrl + "/" + accountId + "/" + queueName;
+    /**
+     * The registry's name of an account's queue: the bare name for the node's own account (so a
+     * node without access keys, or a key without an account, has the queues it always had), and
+     * "account/name" for another account's ('/' is never part of a queue name).
+     */
+    String internalName(String account, String name) {
+        return account.equals(accountId) ? name : account + "/" + name;
     }
 
-    String arn(String queueName) {
-        return "arn:aws:sqs:" + region + ":" + accountId + ":" + queueName;
+    /** The account a registry name belongs to. */
+    String accountOf(String internalName) {
+        int slash = internalName.indexOf('/');
+        return slash < 0 ? accountId : internalName.substring(0, slash);
+    }
+
+    /** The queue's name as its account sees it. */
+    String plainName(String internalName) {
+        return internalName.substring(internalName.indexOf('/') + 1);
+    }
+
+    String url(String internalName) {
+        return baseUrl + "/" + accountOf(internalName) + "/" + plainName(internalName);
+    }
+
+    String arn(String internalName) {
+        return "arn:aws:sqs:" + region + ":" + accountOf(internalName) + ":" + plainName(internalName);
     }
 
     String accountId() { return accountId; }
 
-    /** The queue name in a QueueUrl parameter; QueueDoesNotExist for another account. */
-    String nameOf(String queueUrl) {
+    /**
+     * The registry name of the queue a QueueUrl parameter names: the account in its path (or the
+     * caller's, for a bare name or the "queue" alias) and the last path segment.
+     */
+    String nameOf(String queueUrl, String callerAccount) {
         String path = queueUrl;
         int scheme = path.indexOf("://");
         if (scheme >= 0) {
@@ -44,24 +67,35 @@ final class QueueUrls {
             path = path.substring(0, path.length() - 1);
         }
         int last = path.lastIndexOf('/');
-        if (last < 0) {
-            return path;
-        }
-        String name = path.substring(last + 1);
-        String before = path.substring(0, last);
-        String account = before.substring(before.lastIndexOf('/') + 1);
-        if (!account.isEmpty() && !account.equals(accountId) && !account.equals("queue")) {
-            throw QueueRegistry.doesNotExist();
-        }
+        String name = last < 0 ? path : path.substring(last + 1);
         if (name.isEmpty()) {
             throw SqsException.invalidParameter("Value " + queueUrl + " for parameter QueueUrl is invalid.");
         }
-        return name;
+        String account = callerAccount;
+        if (last >= 0) {
+            String before = path.substring(0, last);
+            String segment = before.substring(before.lastIndexOf('/') + 1);
+            if (!segment.isEmpty() && !segment.equals("queue")) {
+                if (!segment.matches("[0-9]{12}")) {
+                    throw QueueRegistry.doesNotExist();
+                }
+                account = segment;
+            }
+        }
+        return internalName(account, name);
     }
 
-    /** The queue name in an ARN, or null when it is not an SQS ARN of this account. */
+    /** The registry name of the queue an SQS ARN of this region names, or null when it is not one. */
     String nameOfArn(String arn) {
-        String prefix = "arn:aws:sqs:" + region + ":" + accountId + ":";
-        return arn != null && arn.startsWith(prefix) ? arn.substring(prefix.length()) : null;
+        String prefix = "arn:aws:sqs:" + region + ":";
+        if (arn == null || !arn.startsWith(prefix)) {
+            return null;
+        }
+        String rest = arn.substring(prefix.length());
+        int colon = rest.indexOf(':');
+        if (colon != 12 || !rest.substring(0, 12).matches("[0-9]{12}") || colon + 1 >= rest.length()) {
+            return null;
+        }
+        return internalName(rest.substring(0, 12), rest.substring(13));
     }
 }

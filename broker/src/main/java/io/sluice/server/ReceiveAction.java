@@ -55,7 +55,7 @@ final class ReceiveAction {
     }
 
     Future<JsonObject> receiveMessage(Params params, RequestInfo info) {
-        QueueMeta meta = broker.queueOf(params);
+        QueueMeta meta = broker.queueOf(params, info);
         int max = MessageRules.maxNumberOfMessages(params.optionalInt("MaxNumberOfMessages"));
         int waitSeconds = MessageRules.waitTimeSeconds(params.optionalInt("WaitTimeSeconds"), meta.receiveWaitTimeSeconds());
         int visibility = MessageRules.visibilityTimeout(params.optionalInt("VisibilityTimeout"), meta.visibilityTimeoutSeconds());

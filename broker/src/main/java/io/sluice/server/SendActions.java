@@ -37,7 +37,7 @@ final class SendActions {
 
     Future<JsonObject> sendMessage(Params params, RequestInfo info) {
         broker.memory.checkRoom();
-        QueueMeta meta = broker.queueOf(params);
+        QueueMeta meta = broker.queueOf(params, info);
         Outgoing out = validate(meta, params, info);
         return send(meta, out).map(outcome -> {
             broker.metrics.sent(meta.name(), out.size);
@@ -47,7 +47,7 @@ final class SendActions {
 
     Future<JsonObject> sendMessageBatch(Params params, RequestInfo info) {
         broker.memory.checkRoom();
-        QueueMeta meta = broker.queueOf(params);
+        QueueMeta meta = broker.queueOf(params, info);
         List<Params> entries = params.objectList("Entries");
         BatchRules.checkIds(entries.stream().map(e -> e.optionalString("Id")).toList(),
                 "SendMessageBatchRequestEntry");

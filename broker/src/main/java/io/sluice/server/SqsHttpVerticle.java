@@ -120,12 +120,14 @@ final class SqsHttpVerticle extends VerticleBase {
         Future<EncodedResponse> response;
         SqsRequest sqs = null;
         try {
-            String sender = signature != null ? signatures.verify(signature, body.getBytes()).accessKeyId() : senderOf(req);
+            SigV4.Key key = signature != null ? signatures.verify(signature, body.getBytes()) : null;
+            String sender = key != null ? key.accessKeyId() : senderOf(req);
+            String account = key != null ? key.accountId() : broker.urls.accountId();
             sqs = RequestDecoder.decode(req.path(), req.query(), req.getHeader("Content-Type"),
                     req.getHeader("X-Amz-Target"), body);
             Promise<Void> clientGone = Promise.promise();
             req.response().closeHandler(v -> clientGone.tryComplete());
-            RequestInfo info = new RequestInfo(requestId, sender, clientGone.future());
+            RequestInfo info = new RequestInfo(requestId, sender, account, sqs.action(), clientGone.future());
             SqsRequest decoded = sqs;
             response = actions.get(sqs.action()).handle(sqs.params(), info)
                     .map(result -> ResponseEncoder.success(decoded.protocol(), decoded.action(), result, requestId));

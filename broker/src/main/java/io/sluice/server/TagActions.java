@@ -21,7 +21,7 @@ final class TagActions {
     }
 
     Future<JsonObject> tagQueue(Params params, RequestInfo info) {
-        QueueMeta meta = broker.queueOf(params);
+        QueueMeta meta = broker.queueOf(params, info);
         Map<String, String> tags = params.stringMap("Tags");
         if (tags.isEmpty()) {
             throw SqsException.missingParameter("Tags");
@@ -36,7 +36,7 @@ final class TagActions {
     }
 
     Future<JsonObject> untagQueue(Params params, RequestInfo info) {
-        QueueMeta meta = broker.queueOf(params);
+        QueueMeta meta = broker.queueOf(params, info);
         List<String> keys = params.stringList("TagKeys");
         if (keys.isEmpty()) {
             throw SqsException.missingParameter("TagKeys");
@@ -49,7 +49,7 @@ final class TagActions {
     }
 
     Future<JsonObject> listQueueTags(Params params, RequestInfo info) {
-        QueueMeta meta = broker.queueOf(params);
+        QueueMeta meta = broker.queueOf(params, info);
         JsonObject result = new JsonObject();
         if (!meta.tags().isEmpty()) {
             result.put("Tags", new JsonObject(new LinkedHashMap<>(new TreeMap<>(meta.tags()))));
