@@ -128,7 +128,7 @@ public final class ConfigLoader {
         ClusterSettings cluster = new ClusterSettings(o.clusterConfig == null ? null : o.clusterConfig.toString(),
                 o.clusterHost, o.hazelcastPort, o.backupCount);
         return new BrokerConfig(o.host, o.port, o.baseUrl, o.accountId, o.region, o.partitions, o.shortPollSampling,
-                o.inFlightLimit, o.maxRequestBytes, o.fifoInFlightLimit, cluster, List.copyOf(keys));
+                o.inFlightLimit, o.maxRequestBytes, o.fifoInFlightLimit, cluster, List.copyOf(keys), o.vertxMetrics);
     }
 
     private static void check(boolean ok, String message) {

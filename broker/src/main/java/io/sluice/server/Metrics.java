@@ -14,6 +14,7 @@ import io.sluice.cluster.ClusterRouter;
 import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.PartitionEvents;
 import io.sluice.partition.PartitionStats;
+import io.sluice.protocol.SqsAction;
 import io.sluice.queue.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,7 +38,14 @@ final class Metrics implements PartitionEvents {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<String, QueueMeters> queues = new ConcurrentHashMap<>();
-    private final Map<String, Timer> requests = new ConcurrentHashMap<>();
+    /** Request timers by action and status, made once each: no lookup key is built per request. */
+    private final Map<SqsAction, Map<Integer, Timer>> requests = new ConcurrentHashMap<>();
+    private final Map<Integer, Timer> unknown = new ConcurrentHashMap<>();
+    /** Latency buckets of the request histogram: a few, so that recording stays cheap. */
+    private static final Duration[] REQUEST_BUCKETS = {
+        Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
+        Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
+        Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(21)};
     private final DistributionSummary commitSize;
     private final Timer commitTime;
     private final LongAdder rebuilds = new LongAdder();
@@ -115,14 +123,21 @@ final class Metrics implements PartitionEvents {
     }
 
     /** One SQS request answered. */
-    void request(String action, int status, long nanos) {
-        requests.computeIfAbsent(action + ' ' + status, k -> Timer.builder("sluice.http.requests")
-                        .description("SQS requests by action and HTTP status")
-                        .tags("action", action, "status", Integer.toString(status))
-                        .publishPercentileHistogram()
-                        .minimumExpectedValue(Duration.ofNanos(50_000)).maximumExpectedValue(Duration.ofSeconds(30))
-                        .register(registry))
-                .record(nanos, TimeUnit.NANOSECONDS);
+    void request(SqsAction action, int status, long nanos) {
+        // An undecodable request has no action: counted as "unknown".
+        Map<Integer, Timer> byStatus = action == null ? unknown : requests.get(action);
+        if (byStatus == null) {
+            byStatus = requests.computeIfAbsent(action, a -> new ConcurrentHashMap<>());
+        }
+        Timer timer = byStatus.get(status);
+        if (timer == null) {
+            timer = byStatus.computeIfAbsent(status, s -> Timer.builder("sluice.http.requests")
+                    .description("SQS requests by action and HTTP status")
+                    .tags("action", action == null ? "unknown" : action.wireName(), "status", Integer.toString(s))
+                    .serviceLevelObjectives(REQUEST_BUCKETS)
+                    .register(registry));
+        }
+        timer.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** A deleted queue's meters go with it: the label set stays that of the existing queues. */

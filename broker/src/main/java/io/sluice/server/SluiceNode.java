@@ -25,6 +25,7 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.ThreadingModel;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
@@ -73,12 +74,16 @@ public final class SluiceNode implements AutoCloseable {
         Config hazelcast = HazelcastSetup.config(config.cluster());
         HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
         Metrics metrics = new Metrics();
-        VertxOptions options = new VertxOptions().setEventLoopPoolSize(eventLoops)
-                .setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true));
+        VertxOptions options = new VertxOptions().setEventLoopPoolSize(eventLoops);
         options.getEventBusOptions().setHost(config.cluster().host()).setPort(0)
                 .setClusterPublicHost(config.cluster().host());
-        Vertx vertx = await(Vertx.builder().with(options)
-                .withMetrics(new MicrometerMetricsFactory(metrics.registry())).withClusterManager(manager).buildClustered(), "join the cluster");
+        VertxBuilder builder = Vertx.builder().withClusterManager(manager);
+        if (config.vertxMetrics()) {
+            // Vert.x's own metrics cost on every request and event-bus message: only when asked for.
+            options.setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true));
+            builder.withMetrics(new MicrometerMetricsFactory(metrics.registry()));
+        }
+        Vertx vertx = await(builder.with(options).buildClustered(), "join the cluster");
         // Hazelcast's queries and conditional writes block; they run here, never on an event loop.
         ExecutorService blocking = Executors.newFixedThreadPool(8, r -> {
             Thread t = new Thread(r, "sluice-hazelcast");

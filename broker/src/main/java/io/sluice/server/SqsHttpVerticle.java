@@ -5,6 +5,7 @@ import io.sluice.protocol.EncodedResponse;
 import io.sluice.protocol.RequestDecoder;
 import io.sluice.protocol.ResponseEncoder;
 import io.sluice.protocol.SigV4;
+import io.sluice.protocol.SqsAction;
 import io.sluice.protocol.SqsRequest;
 import io.sluice.protocol.WireProtocol;
 import io.sluice.queue.ErrorCode;
@@ -135,7 +136,7 @@ final class SqsHttpVerticle extends VerticleBase {
             response = Future.failedFuture(e);
         }
         WireProtocol p = sqs != null ? sqs.protocol() : protocol;
-        String action = sqs != null ? sqs.action().wireName() : "unknown";
+        SqsAction action = sqs != null ? sqs.action() : null;
         response.onComplete(ar -> {
             EncodedResponse r = ar.succeeded() ? ar.result() : errorResponse(p, ar.cause(), requestId);
             broker.metrics.request(action, r.status(), System.nanoTime() - began);

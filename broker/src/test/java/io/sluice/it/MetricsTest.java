@@ -20,7 +20,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 /** /metrics after real traffic: the numbers, not only the names. */
 class MetricsTest {
     @RegisterExtension
-    static final BrokerExtension broker = new BrokerExtension();
+    static final BrokerExtension broker = new BrokerExtension("--vertx-metrics", "true");
 
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[^}]*\\})? (\\S+)$");
 
@@ -86,7 +86,7 @@ class MetricsTest {
         assertEquals(0.0, s.get("sluice_long_polls_parked"));
         assertEquals(0.0, s.get("sluice_requests_forwarded_total"), "a standalone node forwards nothing");
         assertTrue(s.keySet().stream().anyMatch(k -> k.startsWith("vertx_http_server_requests_total")),
-                "Vert.x's own HTTP metrics share the registry");
+                "with --vertx-metrics, Vert.x's own HTTP metrics share the registry");
 
         // An error is counted under its status; a deleted queue's series go away.
         broker.sqs().deleteQueue(r -> r.queueUrl(idleUrl));
