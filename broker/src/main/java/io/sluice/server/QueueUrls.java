@@ -76,7 +76,7 @@ final class QueueUrls {
             String before = path.substring(0, last);
             String segment = before.substring(before.lastIndexOf('/') + 1);
             if (!segment.isEmpty() && !segment.equals("queue")) {
-                if (!segment.matches("[0-9]{12}")) {
+                if (!isAccountId(segment)) {
                     throw QueueRegistry.doesNotExist();
                 }
                 account = segment;
@@ -93,9 +93,22 @@ final class QueueUrls {
         }
         String rest = arn.substring(prefix.length());
         int colon = rest.indexOf(':');
-        if (colon != 12 || !rest.substring(0, 12).matches("[0-9]{12}") || colon + 1 >= rest.length()) {
+        if (colon != 12 || !isAccountId(rest.substring(0, 12)) || colon + 1 >= rest.length()) {
             return null;
         }
         return internalName(rest.substring(0, 12), rest.substring(13));
+    }
+
+    /** Twelve digits; checked on every request, so without a regular expression. */
+    private static boolean isAccountId(String s) {
+        if (s.length() != 12) {
+            return false;
+        }
+        for (int i = 0; i < 12; i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 }
