@@ -18,6 +18,7 @@ import java.util.List;
  * @param fifoInFlightLimit in-flight messages per FIFO queue; receives past it just get nothing more
  * @param cluster           how this node joins its cluster
  * @param credentials       the access keys requests must be signed with (SigV4); none turns authentication off
+ * @param http              limits of the HTTP endpoint: header and request-line size, idle timeout, connections
  */
 public record BrokerConfig(
         String host,
@@ -31,7 +32,8 @@ public record BrokerConfig(
         int maxRequestBytes,
         int fifoInFlightLimit,
         ClusterSettings cluster,
-        List<AccessKey> credentials) {
+        List<AccessKey> credentials,
+        HttpLimits http) {
 
     public static final int DEFAULT_PORT = 9324;
     /**
@@ -54,7 +56,7 @@ public record BrokerConfig(
 
     /** The same configuration on the port the node actually bound (when 0 asked for any free one). */
     public BrokerConfig withPort(int v) {
-        return new BrokerConfig(host, v, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials);
+        return new BrokerConfig(host, v, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials, http);
     }
 
     /** Whether requests must be signed. */

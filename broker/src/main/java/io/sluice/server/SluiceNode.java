@@ -140,7 +140,8 @@ public final class SluiceNode implements AutoCloseable {
                 new QueueUrls(baseUrl, config.accountId(), config.region()), longPolls,
                 MemoryGuard.watchingThisJvm());
         Health health = new Health(() -> !paused.getAsBoolean() && reconciler.ready());
-        await(vertx.deployVerticle(() -> new SqsHttpVerticle(broker, health),
+        ConnectionLimit connections = new ConnectionLimit(config.http().maxConnections());
+        await(vertx.deployVerticle(() -> new SqsHttpVerticle(broker, health, connections),
                         new DeploymentOptions().setInstances(eventLoops).setThreadingModel(ThreadingModel.EVENT_LOOP)),
                 "listen on " + config.host() + ":" + config.port());
         health.awaitReady(START_TIMEOUT_SECONDS);
