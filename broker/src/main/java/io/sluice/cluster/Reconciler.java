@@ -11,7 +11,9 @@ import io.sluice.queue.PartitionKey;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
 import io.vertx.core.Vertx;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
@@ -38,6 +40,8 @@ public final class Reconciler implements MigrationListener {
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private final Executor blocking;
     private volatile boolean clusterSafe;
+    /** The queues the last reconcile started the partitions of: the ones readiness answers for. */
+    private volatile Set<String> reconciled = Set.of();
 
     public Reconciler(Vertx vertx, PartitionDirectory directory, QueueRegistry registry, Ownership ownership,
                       PartitionService partitions, VisibilityListener wakes, Executor blocking) {
@@ -74,8 +78,17 @@ public final class Reconciler implements MigrationListener {
         });
     }
 
+    /**
+     * A queue created since the last reconcile does not count: it has nothing to rebuild, a request
+     * starts its partition on the spot, and the next reconcile (within a second) starts the rest.
+     * Counting it made the node unready for up to a second after every CreateQueue.
+     */
     private boolean allOwnedStarted() {
+        Set<String> known = reconciled;
         for (QueueMeta q : registry.list("")) {
+            if (!known.contains(q.name())) {
+                continue;
+            }
             for (int i = 0; i < q.partitions(); i++) {
                 if (ownership.ownsLocally(q.name(), i) && !directory.isStarted(q.name(), i)) {
                     return false;
@@ -93,13 +106,16 @@ public final class Reconciler implements MigrationListener {
         if (!dropped.isEmpty()) {
             LOG.fine(() -> "handed over " + dropped.size() + " partitions");
         }
+        Set<String> names = new HashSet<>();
         for (QueueMeta q : registry.list("")) {
             for (int i = 0; i < q.partitions(); i++) {
                 if (ownership.ownsLocally(q.name(), i) && !directory.isStarted(q.name(), i)) {
                     directory.start(q, i);
                 }
             }
+            names.add(q.name());
         }
+        reconciled = names;
     }
 
     private void scheduleSoon() {

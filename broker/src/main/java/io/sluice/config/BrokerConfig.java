@@ -19,6 +19,7 @@ import java.util.List;
  * @param cluster           how this node joins its cluster
  * @param credentials       the access keys requests must be signed with (SigV4); none turns authentication off
  * @param vertxMetrics      whether Vert.x's own metrics join the node's in /metrics
+ * @param http              limits of the HTTP endpoint: header and request-line size, idle timeout, connections
  */
 public record BrokerConfig(
         String host,
@@ -33,6 +34,7 @@ public record BrokerConfig(
         int fifoInFlightLimit,
         ClusterSettings cluster,
         List<AccessKey> credentials,
+        HttpLimits http,
         boolean vertxMetrics) {
 
     public static final int DEFAULT_PORT = 9324;
@@ -56,7 +58,7 @@ public record BrokerConfig(
 
     /** The same configuration on the port the node actually bound (when 0 asked for any free one). */
     public BrokerConfig withPort(int v) {
-        return new BrokerConfig(host, v, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials, vertxMetrics);
+        return new BrokerConfig(host, v, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials, http, vertxMetrics);
     }
 
     /** Whether requests must be signed. */

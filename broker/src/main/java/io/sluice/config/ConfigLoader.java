@@ -109,6 +109,10 @@ public final class ConfigLoader {
         check(o.fifoInFlightLimit >= 1, "--fifo-in-flight-limit must be positive, got " + o.fifoInFlightLimit);
         check(o.maxRequestBytes >= 1_100_000, "--max-request-bytes must leave room for a 1 MiB message (at least"
                 + " 1100000), got " + o.maxRequestBytes);
+        check(o.maxHeaderBytes >= 4096, "--max-header-bytes must be at least 4096, got " + o.maxHeaderBytes);
+        check(o.maxInitialLineBytes >= 1024, "--max-initial-line-bytes must be at least 1024, got " + o.maxInitialLineBytes);
+        check(o.idleTimeoutSeconds >= 1, "--idle-timeout must be at least 1 second, got " + o.idleTimeoutSeconds);
+        check(o.maxConnections >= 1, "--max-connections must be positive, got " + o.maxConnections);
         check(o.backupCount >= 0 && o.backupCount <= 6, "--backup-count must be 0..6, got " + o.backupCount);
         check(o.hazelcastPort >= 0 && o.hazelcastPort <= 65535, "--hz-port must be 0..65535, got " + o.hazelcastPort);
         check(o.accountId.matches("[0-9]{12}"), "--account-id must be 12 digits, got " + o.accountId);
@@ -128,7 +132,9 @@ public final class ConfigLoader {
         ClusterSettings cluster = new ClusterSettings(o.clusterConfig == null ? null : o.clusterConfig.toString(),
                 o.clusterHost, o.hazelcastPort, o.backupCount);
         return new BrokerConfig(o.host, o.port, o.baseUrl, o.accountId, o.region, o.partitions, o.shortPollSampling,
-                o.inFlightLimit, o.maxRequestBytes, o.fifoInFlightLimit, cluster, List.copyOf(keys), o.vertxMetrics);
+                o.inFlightLimit, o.maxRequestBytes, o.fifoInFlightLimit, cluster, List.copyOf(keys),
+                new HttpLimits(o.maxHeaderBytes, o.maxInitialLineBytes, o.idleTimeoutSeconds, o.maxConnections),
+                o.vertxMetrics);
     }
 
     private static void check(boolean ok, String message) {

@@ -75,6 +75,27 @@ public final class NodeOptions {
                     + " tenth of the CPU of a SendMessage (env SLUICE_VERTX_METRICS). Default: ${DEFAULT-VALUE}.")
     boolean vertxMetrics;
 
+    @Option(names = "--max-header-bytes", paramLabel = "BYTES", defaultValue = "" + HttpLimits.DEFAULT_MAX_HEADER_BYTES,
+            description = "Largest header section of a request; larger ones get 431 (env SLUICE_MAX_HEADER_BYTES)."
+                    + " Default: ${DEFAULT-VALUE}.")
+    int maxHeaderBytes;
+
+    @Option(names = "--max-initial-line-bytes", paramLabel = "BYTES",
+            defaultValue = "" + HttpLimits.DEFAULT_MAX_INITIAL_LINE_BYTES,
+            description = "Longest request line (method, path, query string); longer ones get 414. Query requests"
+                    + " sent as GET carry their parameters there (env SLUICE_MAX_INITIAL_LINE_BYTES). Default: ${DEFAULT-VALUE}.")
+    int maxInitialLineBytes;
+
+    @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "" + HttpLimits.DEFAULT_IDLE_TIMEOUT_SECONDS,
+            description = "A connection that sends and receives nothing for this long is closed; keep it above 20"
+                    + " (long polls are silent while they wait) (env SLUICE_IDLE_TIMEOUT). Default: ${DEFAULT-VALUE}.")
+    int idleTimeoutSeconds;
+
+    @Option(names = "--max-connections", paramLabel = "N", defaultValue = "" + HttpLimits.DEFAULT_MAX_CONNECTIONS,
+            description = "HTTP connections open at once; one past the limit is closed as it opens"
+                    + " (env SLUICE_MAX_CONNECTIONS). Default: ${DEFAULT-VALUE}.")
+    int maxConnections;
+
     @Option(names = "--credentials", paramLabel = "KEYS",
             description = "Access keys requests must be signed with (SigV4), comma-separated"
                     + " ACCESS_KEY_ID:SECRET_ACCESS_KEY[:ACCOUNT_ID] (env SLUICE_CREDENTIALS). Default: none,"

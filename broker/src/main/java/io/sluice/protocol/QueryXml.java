@@ -169,7 +169,12 @@ final class QueryXml {
         close(name);
     }
 
-    /** Besides markup characters, CR is escaped: XML parsers would otherwise turn it into LF. */
+    /**
+     * Besides markup characters, CR is escaped: XML parsers would otherwise turn it into LF. A
+     * character XML 1.0 cannot carry at all, escaped or not (a control character, U+FFFE, U+FFFF,
+     * half a surrogate pair), becomes U+FFFD: an error message quoting a client's NUL must still be
+     * a document the client can parse.
+     */
     private void escape(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -179,7 +184,16 @@ final class QueryXml {
                 case '>' -> xml.append("&gt;");
                 case '"' -> xml.append("&quot;");
                 case '\r' -> xml.append("&#xD;");
-                default -> xml.append(c);
+                case '\t', '\n' -> xml.append(c);
+                default -> {
+                    if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                        xml.append(c).append(s.charAt(++i));
+                    } else if (c < 0x20 || c == 0xFFFE || c == 0xFFFF || Character.isSurrogate(c)) {
+                        xml.append('\uFFFD');
+                    } else {
+                        xml.append(c);
+                    }
+                }
             }
         }
     }

@@ -37,10 +37,19 @@ public final class RequestDecoder {
      * @throws SqsException with the SQS error the client should see
      */
     public static SqsRequest decode(String path, String rawQuery, String contentType, String amzTarget, Buffer body) {
-        if (amzTarget != null && !amzTarget.isEmpty()) {
+        if (protocolOf(amzTarget) == WireProtocol.JSON) {
             return decodeJson(amzTarget, body);
         }
         return decodeQuery(path, rawQuery, contentType, body);
+    }
+
+    /**
+     * The protocol of a request with this X-Amz-Target header (null when absent): JSON when it has
+     * a value. Errors found before decoding (an oversized body, a bad signature) are answered in
+     * the same protocol as the decoded request would be.
+     */
+    public static WireProtocol protocolOf(String amzTarget) {
+        return amzTarget != null && !amzTarget.isEmpty() ? WireProtocol.JSON : WireProtocol.QUERY;
     }
 
     private static SqsRequest decodeJson(String amzTarget, Buffer body) {

@@ -19,6 +19,10 @@ public enum ErrorCode {
     SERIALIZATION_ERROR("SerializationException", "SerializationException", 400, true),
     INVALID_ADDRESS("InvalidAddress", "InvalidAddress", 404, true),
     REQUEST_TOO_LARGE("RequestEntityTooLarge", "RequestEntityTooLarge", 413, true),
+    /** What the HTTP layer refuses before a request reaches SQS: an oversized head, a garbled request. */
+    REQUEST_HEADER_TOO_LARGE("RequestHeaderSectionTooLarge", "RequestHeaderSectionTooLarge", 431, true),
+    REQUEST_URI_TOO_LONG("RequestURITooLong", "RequestURITooLong", 414, true),
+    MALFORMED_HTTP_REQUEST("MalformedHttpRequest", "MalformedHttpRequestException", 400, true),
     UNSUPPORTED_OPERATION("AWS.SimpleQueueService.UnsupportedOperation", "UnsupportedOperation", 400, true),
     QUEUE_DOES_NOT_EXIST("AWS.SimpleQueueService.NonExistentQueue", "QueueDoesNotExist", 400, true),
     QUEUE_ALREADY_EXISTS("QueueAlreadyExists", "QueueNameExists", 400, true),

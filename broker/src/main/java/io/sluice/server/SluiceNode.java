@@ -155,7 +155,8 @@ public final class SluiceNode implements AutoCloseable {
         directory.events(metrics);
         metrics.bind(directory, router, longPolls, clock);
         Health health = new Health(() -> !paused.getAsBoolean() && reconciler.ready());
-        await(vertx.deployVerticle(() -> new SqsHttpVerticle(broker, health),
+        ConnectionLimit connections = new ConnectionLimit(config.http().maxConnections());
+        await(vertx.deployVerticle(() -> new SqsHttpVerticle(broker, health, connections),
                         new DeploymentOptions().setInstances(eventLoops).setThreadingModel(ThreadingModel.EVENT_LOOP)),
                 "listen on " + config.host() + ":" + config.port());
         health.awaitReady(START_TIMEOUT_SECONDS);

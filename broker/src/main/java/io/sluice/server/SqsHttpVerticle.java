@@ -1,6 +1,9 @@
 package io.sluice.server;
 
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.sluice.config.AccessKey;
+import io.sluice.config.HttpLimits;
 import io.sluice.protocol.EncodedResponse;
 import io.sluice.protocol.RequestDecoder;
 import io.sluice.protocol.ResponseEncoder;
@@ -21,6 +24,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import io.sluice.queue.Ids;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -37,13 +41,15 @@ final class SqsHttpVerticle extends VerticleBase {
 
     private final Broker broker;
     private final Health health;
+    private final ConnectionLimit connections;
     private Actions actions;
     /** Null when no access keys are configured: authentication is off. */
     private SigV4 signatures;
 
-    SqsHttpVerticle(Broker broker, Health health) {
+    SqsHttpVerticle(Broker broker, Health health, ConnectionLimit connections) {
         this.broker = broker;
         this.health = health;
+        this.connections = connections;
     }
 
     @Override
@@ -56,15 +62,64 @@ final class SqsHttpVerticle extends VerticleBase {
             }
             signatures = new SigV4(keys::get, broker.clock::millis);
         }
+        HttpLimits limits = broker.config.http();
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(broker.config.host())
                 .setPort(broker.config.port())
-                .setCompressionSupported(false);
-        HttpServer server = vertx.createHttpServer(options).requestHandler(this::handle);
+                .setCompressionSupported(false)
+                .setMaxHeaderSize(limits.maxHeaderBytes())
+                .setMaxInitialLineLength(limits.maxInitialLineBytes())
+                .setIdleTimeout(limits.idleTimeoutSeconds())
+                .setIdleTimeoutUnit(TimeUnit.SECONDS)
+                // Clients that announce a body with "Expect: 100-continue" (curl, .NET) are told to send it.
+                .setHandle100ContinueAutomatically(true)
+                // No SQS client speaks HTTP/2 in clear text: one protocol less to be attacked through.
+                .setHttp2ClearTextEnabled(false);
+        HttpServer server = vertx.createHttpServer(options)
+                .connectionHandler(connections::admit)
+                .invalidRequestHandler(this::invalid)
+                // SQS has no WebSocket endpoint. Having a handshake handler also makes Vert.x hand
+                // requests of an HTTP version it does not speak (HTTP/0.9, HTTP/1.2) to handle(),
+                // which refuses them as SQS errors, instead of answering them a bare 501 itself.
+                .webSocketHandshakeHandler(handshake -> handshake.reject(400))
+                .requestHandler(this::handle);
         return server.listen();
     }
 
+    /**
+     * A request the HTTP decoder could not read (a head over the limits, a garbled request line or
+     * header, a bad Content-Length): an SQS error in the protocol its headers name, as far as they
+     * could be read, and the connection closed, since what follows on it cannot be trusted.
+     */
+    private void invalid(HttpServerRequest req) {
+        Throwable cause = req.decoderResult().cause();
+        ErrorCode code;
+        String message;
+        if (cause instanceof TooLongHttpLineException) {
+            code = ErrorCode.REQUEST_URI_TOO_LONG;
+            message = "The request line is longer than " + broker.config.http().maxInitialLineBytes() + " bytes.";
+        } else if (cause instanceof TooLongHttpHeaderException) {
+            code = ErrorCode.REQUEST_HEADER_TOO_LARGE;
+            message = "The request headers are larger than " + broker.config.http().maxHeaderBytes() + " bytes.";
+        } else {
+            code = ErrorCode.MALFORMED_HTTP_REQUEST;
+            message = "The request is not valid HTTP/1.1 and could not be read.";
+        }
+        refuse(req, code, message);
+    }
+
+    /** Answers a request that cannot be served at all with an SQS error, and closes its connection. */
+    private static void refuse(HttpServerRequest req, ErrorCode code, String message) {
+        WireProtocol protocol = RequestDecoder.protocolOf(req.getHeader("X-Amz-Target"));
+        send(req.response().putHeader("Connection", "close"), ResponseEncoder.error(protocol, code, message, Ids.newId()));
+        req.connection().close();
+    }
+
     private void handle(HttpServerRequest req) {
+        if (req.version() == null) {
+            refuse(req, ErrorCode.MALFORMED_HTTP_REQUEST, "The request's HTTP version is not supported: use HTTP/1.1.");
+            return;
+        }
         if (req.method() == HttpMethod.GET && req.path().equals("/metrics")) {
             req.response().putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
                     .end(broker.metrics.scrape());
@@ -74,7 +129,7 @@ final class SqsHttpVerticle extends VerticleBase {
             health.respond(req);
             return;
         }
-        WireProtocol protocol = req.getHeader("X-Amz-Target") != null ? WireProtocol.JSON : WireProtocol.QUERY;
+        WireProtocol protocol = RequestDecoder.protocolOf(req.getHeader("X-Amz-Target"));
         String requestId = Ids.newId();
         int max = broker.config.maxRequestBytes();
         long declared = parseLength(req.getHeader("Content-Length"));

@@ -84,6 +84,20 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void httpLimitsHaveDefaultsAndBounds() {
+        HttpLimits d = load(List.of(), Map.of()).http();
+        assertEquals(new HttpLimits(16_384, 16_384, 75, 10_000), d);
+        HttpLimits set = load(List.of("--max-header-bytes", "32768", "--max-initial-line-bytes", "8192",
+                "--max-connections", "100"), Map.of("SLUICE_IDLE_TIMEOUT", "30")).http();
+        assertEquals(new HttpLimits(32_768, 8_192, 30, 100), set);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> load(List.of("--idle-timeout", "0"), Map.of()));
+        assertEquals("--idle-timeout must be at least 1 second, got 0", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> load(List.of("--max-header-bytes", "100"), Map.of()));
+        assertEquals("--max-header-bytes must be at least 4096, got 100", e.getMessage());
+    }
+
+    @Test
     void anUnknownKeyInTheFileIsRefused() throws IOException {
         Path file = Files.writeString(dir.resolve("bad.yaml"), "prot: 1111\n");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -232,6 +232,17 @@ class RequestDecoderTest {
                 "DynamoDB_20120810.SendMessage", Buffer.buffer("{}"))).code());
     }
 
+    /** Found by the hostile-input fuzzing: an empty X-Amz-Target got a Query answer on success, a JSON one on error. */
+    @Test
+    void anEmptyTargetHeaderIsAQueryRequestEverywhere() {
+        assertEquals(WireProtocol.QUERY, RequestDecoder.protocolOf(null));
+        assertEquals(WireProtocol.QUERY, RequestDecoder.protocolOf(""));
+        assertEquals(WireProtocol.JSON, RequestDecoder.protocolOf("AmazonSQS.ListQueues"));
+        assertEquals(WireProtocol.JSON, RequestDecoder.protocolOf("Bogus"));
+        SqsRequest r = RequestDecoder.decode("/", null, FORM, "", Buffer.buffer("Action=ListQueues"));
+        assertEquals(WireProtocol.QUERY, r.protocol());
+    }
+
     @Test
     void badPercentEncodingIsMalformed() {
         assertEquals(ErrorCode.MALFORMED_QUERY_STRING, fails(() -> form("Action=SendMessage&MessageBody=%zz")).code());

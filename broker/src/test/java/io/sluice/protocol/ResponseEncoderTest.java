@@ -183,6 +183,20 @@ class ResponseEncoderTest {
         assertEquals("a<b", text(child(root, "Error"), "Message"));
     }
 
+    /** Found by the hostile-input fuzzing: an error quoting a client's NUL was no XML a client could parse. */
+    @Test
+    void charactersXmlCannotCarryBecomeReplacementCharacters() throws Exception {
+        Element root = parse(ResponseEncoder.error(WireProtocol.QUERY, ErrorCode.INVALID_ACTION,
+                "The action a\u0000b\u0001\ud800\uffff\t\n\ud83d\ude00 is not valid for this endpoint.", "x"));
+        assertEquals("The action a\ufffdb\ufffd\ufffd\ufffd\t\n\ud83d\ude00 is not valid for this endpoint.",
+                text(child(root, "Error"), "Message"));
+        Element tags = parse(ResponseEncoder.success(WireProtocol.QUERY, "ListQueueTags",
+                new JsonObject().put("Tags", new JsonObject().put("k\u0000", "v\u001f")), "x"));
+        Element tag = child(child(tags, "ListQueueTagsResult"), "Tag");
+        assertEquals("k\ufffd", text(tag, "Key"));
+        assertEquals("v\ufffd", text(tag, "Value"));
+    }
+
     @Test
     void jsonSuccess() {
         EncodedResponse r = ResponseEncoder.success(WireProtocol.JSON, SqsAction.GET_QUEUE_URL,
