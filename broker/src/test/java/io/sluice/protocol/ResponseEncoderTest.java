@@ -190,7 +190,7 @@ class ResponseEncoderTest {
                 "The action a\u0000b\u0001\ud800\uffff\t\n\ud83d\ude00 is not valid for this endpoint.", "x"));
         assertEquals("The action a\ufffdb\ufffd\ufffd\ufffd\t\n\ud83d\ude00 is not valid for this endpoint.",
                 text(child(root, "Error"), "Message"));
-        Element tags = parse(ResponseEncoder.success(WireProtocol.QUERY, "ListQueueTags",
+        Element tags = parse(ResponseEncoder.success(WireProtocol.QUERY, SqsAction.LIST_QUEUE_TAGS,
                 new JsonObject().put("Tags", new JsonObject().put("k\u0000", "v\u001f")), "x"));
         Element tag = child(child(tags, "ListQueueTagsResult"), "Tag");
         assertEquals("k\ufffd", text(tag, "Key"));
