@@ -31,6 +31,7 @@ public final class ClusterRouter implements PartitionRouter {
     static final int MAX_ATTEMPTS = 40;
     /** However many attempts are left, a request stops being retried after this long. */
     static final long RETRY_BUDGET_MILLIS = 8_000;
+
     private static final long RETRY_MILLIS = 100;
     /** A partition request takes milliseconds; a node that has not answered in this long is likely gone or frozen. */
     private static final long REQUEST_TIMEOUT_MILLIS = 2_000;
@@ -69,8 +70,8 @@ public final class ClusterRouter implements PartitionRouter {
         return stats.stats(queueName);
     }
 
-    private <R> void attempt(String queueName, int partition, PartitionRequest<R> request, int n, long deadline,
-                             Promise<R> answer) {
+    private <R> void attempt(
+            String queueName, int partition, PartitionRequest<R> request, int n, long deadline, Promise<R> answer) {
         Member owner = ownership.owner(queueName, partition);
         Future<R> tried;
         if (owner == null) {
@@ -87,15 +88,21 @@ public final class ClusterRouter implements PartitionRouter {
             }
             switch (afterFailure(ar.cause(), n, System.currentTimeMillis(), deadline)) {
                 case FAIL -> answer.fail(ar.cause());
-                case GIVE_UP -> answer.fail(new SqsException(ErrorCode.SERVICE_UNAVAILABLE,
-                        "The queue partition is moving between nodes; try again."));
-                case RETRY -> vertx.setTimer(RETRY_MILLIS, id -> attempt(queueName, partition, request, n + 1, deadline, answer));
+                case GIVE_UP ->
+                    answer.fail(new SqsException(
+                            ErrorCode.SERVICE_UNAVAILABLE, "The queue partition is moving between nodes; try again."));
+                case RETRY ->
+                    vertx.setTimer(RETRY_MILLIS, id -> attempt(queueName, partition, request, n + 1, deadline, answer));
             }
         });
     }
 
     /** What follows a failed attempt: the error goes to the client, the client is told to retry later, or it is retried here. */
-    enum Next { FAIL, GIVE_UP, RETRY }
+    enum Next {
+        FAIL,
+        GIVE_UP,
+        RETRY
+    }
 
     /** @param attempt the failed attempt's number, from 1; {@code nowMillis} and {@code deadlineMillis} on the same clock */
     static Next afterFailure(Throwable err, int attempt, long nowMillis, long deadlineMillis) {

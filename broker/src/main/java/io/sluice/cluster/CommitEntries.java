@@ -19,20 +19,21 @@ import java.util.UUID;
  * instead of landing after the new owner rebuilt the partition (it would resurrect a deleted
  * message or hide a new one). Backups apply the changes without the check.
  */
-public final class CommitEntries implements EntryProcessor<String, byte[], Boolean>, DataSerializable,
-        HazelcastInstanceAware {
+public final class CommitEntries
+        implements EntryProcessor<String, byte[], Boolean>, DataSerializable, HazelcastInstanceAware {
     private static final long serialVersionUID = 1L;
 
     private UUID committer;
     /** Key → new value; a null value deletes the entry. */
     private Map<String, byte[]> values;
+
     private boolean backup;
     private transient HazelcastInstance hz;
     /** Set on the primary when it refused: then no backup may apply what the primary did not. */
     private transient boolean refused;
 
     /** For deserialization. */
-    public CommitEntries() { }
+    public CommitEntries() {}
 
     CommitEntries(UUID committer, Map<String, byte[]> values, boolean backup) {
         this.committer = committer;

@@ -28,7 +28,9 @@ public final class ForwardedRequests extends VerticleBase {
 
     @Override
     public Future<?> start() {
-        return vertx.eventBus().<Buffer>consumer(ClusterRouter.address(nodeId), this::serve).completion();
+        return vertx.eventBus()
+                .<Buffer>consumer(ClusterRouter.address(nodeId), this::serve)
+                .completion();
     }
 
     private void serve(Message<Buffer> msg) {
@@ -37,7 +39,8 @@ public final class ForwardedRequests extends VerticleBase {
             env = WireCodec.decodeRequest(msg.body().getBytes());
         } catch (IllegalArgumentException e) {
             LOG.log(Level.WARNING, "undecodable partition request", e);
-            msg.reply(Buffer.buffer(WireCodec.encodeError(new SqsException(ErrorCode.INTERNAL_FAILURE, "Undecodable request."))));
+            msg.reply(Buffer.buffer(
+                    WireCodec.encodeError(new SqsException(ErrorCode.INTERNAL_FAILURE, "Undecodable request."))));
             return;
         }
         local.execute(env.queueName(), env.partition(), env.request()).onComplete(ar -> {
@@ -50,7 +53,8 @@ public final class ForwardedRequests extends VerticleBase {
                 reply = WireCodec.encodeError(e);
             } else {
                 LOG.log(Level.WARNING, "partition request failed", ar.cause());
-                reply = WireCodec.encodeError(new SqsException(ErrorCode.SERVICE_UNAVAILABLE, "Storage unavailable; try again."));
+                reply = WireCodec.encodeError(
+                        new SqsException(ErrorCode.SERVICE_UNAVAILABLE, "Storage unavailable; try again."));
             }
             msg.reply(Buffer.buffer(reply));
         });

@@ -55,7 +55,9 @@ public final class HazelcastCommitPort implements CommitPort {
         Map<String, byte[]> latest = new LinkedHashMap<>();
         for (PartitionChange c : changes) {
             if (c instanceof PartitionChange.MessageStored m) {
-                latest.put(MessageKeys.key(MessageKeys.MESSAGE, m.messageId(), pk), WireCodec.encodeMessage(m.record().snapshot()));
+                latest.put(
+                        MessageKeys.key(MessageKeys.MESSAGE, m.messageId(), pk),
+                        WireCodec.encodeMessage(m.record().snapshot()));
             } else if (c instanceof PartitionChange.MessageRemoved m) {
                 latest.put(MessageKeys.key(MessageKeys.MESSAGE, m.messageId(), pk), null);
             } else if (c instanceof PartitionChange.DedupStored d) {
@@ -63,7 +65,8 @@ public final class HazelcastCommitPort implements CommitPort {
             } else if (c instanceof PartitionChange.DedupRemoved d) {
                 latest.put(MessageKeys.key(MessageKeys.DEDUP, d.key(), pk), null);
             } else if (c instanceof PartitionChange.AttemptStored a) {
-                latest.put(MessageKeys.key(MessageKeys.ATTEMPT, a.attemptId(), pk), WireCodec.encodeAttempt(a.attempt()));
+                latest.put(
+                        MessageKeys.key(MessageKeys.ATTEMPT, a.attemptId(), pk), WireCodec.encodeAttempt(a.attempt()));
             } else if (c instanceof PartitionChange.AttemptRemoved a) {
                 latest.put(MessageKeys.key(MessageKeys.ATTEMPT, a.attemptId(), pk), null);
             } else {
@@ -83,50 +86,67 @@ public final class HazelcastCommitPort implements CommitPort {
         String marker = MessageKeys.key(MessageKeys.COMMIT_MARKER, "", pk);
         CompletableFuture<Void> done = new CompletableFuture<>();
         map.submitToKeys(latest.keySet(), new CommitEntries(committer, latest, false))
-                .whenCompleteAsync((results, err) -> {
-                    if (err != null) {
-                        done.completeExceptionally(err);
-                    } else if (results.containsValue(Boolean.FALSE)) {
-                        done.completeExceptionally(new IllegalStateException(pk + " changed owner before the commit reached it"));
-                    } else {
-                        map.submitToKey(marker, new CommitEntries(committer, Collections.singletonMap(marker, MARKER_VALUE), false))
-                                .whenCompleteAsync((applied, markerErr) -> {
-                                    if (markerErr != null) {
-                                        done.completeExceptionally(markerErr);
-                                    } else if (!Boolean.TRUE.equals(applied)) {
-                                        done.completeExceptionally(new IllegalStateException(
-                                                pk + " changed owner before the commit's backups were confirmed"));
-                                    } else {
-                                        done.complete(null);
-                                    }
-                                }, DIRECT);
-                    }
-                }, DIRECT);
+                .whenCompleteAsync(
+                        (results, err) -> {
+                            if (err != null) {
+                                done.completeExceptionally(err);
+                            } else if (results.containsValue(Boolean.FALSE)) {
+                                done.completeExceptionally(
+                                        new IllegalStateException(pk + " changed owner before the commit reached it"));
+                            } else {
+                                map.submitToKey(
+                                                marker,
+                                                new CommitEntries(
+                                                        committer,
+                                                        Collections.singletonMap(marker, MARKER_VALUE),
+                                                        false))
+                                        .whenCompleteAsync(
+                                                (applied, markerErr) -> {
+                                                    if (markerErr != null) {
+                                                        done.completeExceptionally(markerErr);
+                                                    } else if (!Boolean.TRUE.equals(applied)) {
+                                                        done.completeExceptionally(
+                                                                new IllegalStateException(
+                                                                        pk
+                                                                                + " changed owner before the commit's backups were confirmed"));
+                                                    } else {
+                                                        done.complete(null);
+                                                    }
+                                                },
+                                                DIRECT);
+                            }
+                        },
+                        DIRECT);
         return done;
     }
 
     @Override
     public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
         PartitionKey pk = new PartitionKey(queueName, partition);
-        return CompletableFuture.supplyAsync(() -> {
-            List<StoredMessage> messages = new ArrayList<>();
-            Map<String, DedupEntry> dedup = new HashMap<>();
-            Map<String, StoredAttempt> attempts = new HashMap<>();
-            // One query on the Hazelcast partition that holds this queue partition; other queue
-            // partitions hashed to the same one are filtered out by key.
-            for (Map.Entry<String, byte[]> e : map.entrySet(Predicates.partitionPredicate(pk.toString(), Predicates.alwaysTrue()))) {
-                String key = e.getKey();
-                if (!MessageKeys.partitionOf(key).equals(pk)) {
-                    continue;
-                }
-                switch (MessageKeys.kindOf(key)) {
-                    case MessageKeys.MESSAGE -> messages.add(WireCodec.decodeMessage(e.getValue()));
-                    case MessageKeys.DEDUP -> dedup.put(MessageKeys.idOf(key), WireCodec.decodeDedup(e.getValue()));
-                    case MessageKeys.ATTEMPT -> attempts.put(MessageKeys.idOf(key), WireCodec.decodeAttempt(e.getValue()));
-                    default -> { }
-                }
-            }
-            return new PartitionSnapshot(messages, dedup, attempts);
-        }, blocking);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    List<StoredMessage> messages = new ArrayList<>();
+                    Map<String, DedupEntry> dedup = new HashMap<>();
+                    Map<String, StoredAttempt> attempts = new HashMap<>();
+                    // One query on the Hazelcast partition that holds this queue partition; other queue
+                    // partitions hashed to the same one are filtered out by key.
+                    for (Map.Entry<String, byte[]> e :
+                            map.entrySet(Predicates.partitionPredicate(pk.toString(), Predicates.alwaysTrue()))) {
+                        String key = e.getKey();
+                        if (!MessageKeys.partitionOf(key).equals(pk)) {
+                            continue;
+                        }
+                        switch (MessageKeys.kindOf(key)) {
+                            case MessageKeys.MESSAGE -> messages.add(WireCodec.decodeMessage(e.getValue()));
+                            case MessageKeys.DEDUP ->
+                                dedup.put(MessageKeys.idOf(key), WireCodec.decodeDedup(e.getValue()));
+                            case MessageKeys.ATTEMPT ->
+                                attempts.put(MessageKeys.idOf(key), WireCodec.decodeAttempt(e.getValue()));
+                            default -> {}
+                        }
+                    }
+                    return new PartitionSnapshot(messages, dedup, attempts);
+                },
+                blocking);
     }
 }

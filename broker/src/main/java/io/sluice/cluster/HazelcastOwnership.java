@@ -47,7 +47,9 @@ public final class HazelcastOwnership implements Ownership {
             known = byQueue.compute(queueName, (q, old) -> {
                 Partition[] grown = new Partition[Math.max(partition + 1, old == null ? 0 : old.length)];
                 for (int i = 0; i < grown.length; i++) {
-                    grown[i] = old != null && i < old.length ? old[i] : partitions.getPartition(new PartitionKey(q, i).toString());
+                    grown[i] = old != null && i < old.length
+                            ? old[i]
+                            : partitions.getPartition(new PartitionKey(q, i).toString());
                 }
                 return grown;
             });

@@ -37,8 +37,12 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
     private final Consumer<String> onDeleted;
 
     /** @param onDeleted told (on a Hazelcast thread) when any node deleted a queue */
-    public HazelcastQueueRegistry(IMap<String, byte[]> queues, IMap<String, Long> deleted, Clock clock,
-                                  Executor blocking, Consumer<String> onDeleted) {
+    public HazelcastQueueRegistry(
+            IMap<String, byte[]> queues,
+            IMap<String, Long> deleted,
+            Clock clock,
+            Executor blocking,
+            Consumer<String> onDeleted) {
         this.queues = queues;
         this.deleted = deleted;
         this.clock = clock;
@@ -48,8 +52,10 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
         queues.forEach((k, v) -> cache.put(k, WireCodec.decodeQueueMeta(v)));
     }
 
-    private final class Listener implements EntryAddedListener<String, byte[]>,
-            EntryUpdatedListener<String, byte[]>, EntryRemovedListener<String, byte[]> {
+    private final class Listener
+            implements EntryAddedListener<String, byte[]>,
+                    EntryUpdatedListener<String, byte[]>,
+                    EntryRemovedListener<String, byte[]> {
         @Override
         public void entryAdded(EntryEvent<String, byte[]> e) {
             cache.put(e.getKey(), WireCodec.decodeQueueMeta(e.getValue()));
@@ -74,62 +80,73 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
 
     @Override
     public CompletionStage<QueueMeta> create(QueueMeta proposed) {
-        return CompletableFuture.supplyAsync(() -> {
-            Long deletedAt = deleted.get(proposed.name());
-            if (deletedAt != null && clock.millis() - deletedAt < DELETED_NAME_COOLDOWN_MILLIS) {
-                throw new SqsException(ErrorCode.QUEUE_DELETED_RECENTLY,
-                        "You must wait 60 seconds after deleting a queue before you can create another with the same name.");
-            }
-            byte[] existing = queues.putIfAbsent(proposed.name(), WireCodec.encodeQueueMeta(proposed));
-            if (existing == null) {
-                cache.put(proposed.name(), proposed);
-                return proposed;
-            }
-            QueueMeta current = WireCodec.decodeQueueMeta(existing);
-            String differing = QueueAttributes.firstDifference(current, proposed);
-            if (differing != null) {
-                throw new SqsException(ErrorCode.QUEUE_ALREADY_EXISTS,
-                        "A queue already exists with the same name and a different value for attribute " + differing);
-            }
-            return current;
-        }, blocking);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    Long deletedAt = deleted.get(proposed.name());
+                    if (deletedAt != null && clock.millis() - deletedAt < DELETED_NAME_COOLDOWN_MILLIS) {
+                        throw new SqsException(
+                                ErrorCode.QUEUE_DELETED_RECENTLY,
+                                "You must wait 60 seconds after deleting a queue before you can create another with the same name.");
+                    }
+                    byte[] existing = queues.putIfAbsent(proposed.name(), WireCodec.encodeQueueMeta(proposed));
+                    if (existing == null) {
+                        cache.put(proposed.name(), proposed);
+                        return proposed;
+                    }
+                    QueueMeta current = WireCodec.decodeQueueMeta(existing);
+                    String differing = QueueAttributes.firstDifference(current, proposed);
+                    if (differing != null) {
+                        throw new SqsException(
+                                ErrorCode.QUEUE_ALREADY_EXISTS,
+                                "A queue already exists with the same name and a different value for attribute "
+                                        + differing);
+                    }
+                    return current;
+                },
+                blocking);
     }
 
     @Override
     public CompletionStage<QueueMeta> update(String name, UnaryOperator<QueueMeta> change) {
-        return CompletableFuture.supplyAsync(() -> {
-            for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-                byte[] old = queues.get(name);
-                if (old == null) {
-                    throw QueueRegistry.doesNotExist();
-                }
-                QueueMeta updated = change.apply(WireCodec.decodeQueueMeta(old));
-                byte[] encoded = WireCodec.encodeQueueMeta(updated);
-                if (queues.replace(name, old, encoded)) {
-                    cache.put(name, updated);
-                    return updated;
-                }
-            }
-            throw new SqsException(ErrorCode.SERVICE_UNAVAILABLE, "The queue is being changed concurrently; try again.");
-        }, blocking);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+                        byte[] old = queues.get(name);
+                        if (old == null) {
+                            throw QueueRegistry.doesNotExist();
+                        }
+                        QueueMeta updated = change.apply(WireCodec.decodeQueueMeta(old));
+                        byte[] encoded = WireCodec.encodeQueueMeta(updated);
+                        if (queues.replace(name, old, encoded)) {
+                            cache.put(name, updated);
+                            return updated;
+                        }
+                    }
+                    throw new SqsException(
+                            ErrorCode.SERVICE_UNAVAILABLE, "The queue is being changed concurrently; try again.");
+                },
+                blocking);
     }
 
     @Override
     public CompletionStage<Void> delete(String name) {
-        return CompletableFuture.supplyAsync(() -> {
-            if (queues.remove(name) == null) {
-                throw QueueRegistry.doesNotExist();
-            }
-            cache.remove(name);
-            deleted.put(name, clock.millis(), DELETED_NAME_COOLDOWN_MILLIS, TimeUnit.MILLISECONDS);
-            return null;
-        }, blocking);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    if (queues.remove(name) == null) {
+                        throw QueueRegistry.doesNotExist();
+                    }
+                    cache.remove(name);
+                    deleted.put(name, clock.millis(), DELETED_NAME_COOLDOWN_MILLIS, TimeUnit.MILLISECONDS);
+                    return null;
+                },
+                blocking);
     }
 
     @Override
     public List<QueueMeta> list(String prefix) {
         String p = prefix == null ? "" : prefix;
-        return cache.tailMap(p, true).values().stream().takeWhile(q -> q.name().startsWith(p)).toList();
+        return cache.tailMap(p, true).values().stream()
+                .takeWhile(q -> q.name().startsWith(p))
+                .toList();
     }
-
 }

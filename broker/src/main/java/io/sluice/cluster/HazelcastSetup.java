@@ -18,12 +18,13 @@ import java.io.UncheckedIOException;
 public final class HazelcastSetup {
     /** Every queue partition's records, keyed "kind:id@queue#index" so a partition's keys share a Hazelcast partition. */
     public static final String MESSAGES_MAP = "sluice.messages";
+
     public static final String QUEUES_MAP = "sluice.queues";
     public static final String DELETED_QUEUES_MAP = "sluice.deleted-queues";
     /** Message move tasks, keyed by source queue ARN ({@link MoveTaskStore}). */
     public static final String MOVE_TASKS_MAP = "sluice.move-tasks";
 
-    private HazelcastSetup() { }
+    private HazelcastSetup() {}
 
     /** Whether the node runs alone: no configuration file, so it joins nobody and nobody holds a replica. */
     public static boolean standalone(ClusterSettings settings) {
@@ -36,7 +37,9 @@ public final class HazelcastSetup {
             c.getNetworkConfig().setPort(settings.hazelcastPort());
         }
         if (settings.configFile() == null || c.getNetworkConfig().getPublicAddress() == null) {
-            c.getNetworkConfig().setPublicAddress(settings.host() + (settings.hazelcastPort() > 0 ? ":" + settings.hazelcastPort() : ""));
+            c.getNetworkConfig()
+                    .setPublicAddress(
+                            settings.host() + (settings.hazelcastPort() > 0 ? ":" + settings.hazelcastPort() : ""));
         }
         // Vert.x closes Hazelcast itself on SIGTERM; Hazelcast's own hook would race it.
         c.setProperty("hazelcast.shutdownhook.enabled", "false");
@@ -54,8 +57,10 @@ public final class HazelcastSetup {
             messages = new MapConfig(MESSAGES_MAP);
             c.addMapConfig(messages);
         }
-        messages.setBackupCount(settings.backupCount()).setAsyncBackupCount(0)
-                .setPartitioningStrategyConfig(new PartitioningStrategyConfig(StringPartitioningStrategy.class.getName()));
+        messages.setBackupCount(settings.backupCount())
+                .setAsyncBackupCount(0)
+                .setPartitioningStrategyConfig(
+                        new PartitioningStrategyConfig(StringPartitioningStrategy.class.getName()));
         if (c.getMapConfigOrNull(QUEUES_MAP) == null) {
             c.addMapConfig(new MapConfig(QUEUES_MAP).setBackupCount(Math.max(1, settings.backupCount())));
         }
@@ -65,7 +70,8 @@ public final class HazelcastSetup {
         MoveTaskStore.register(c.getSerializationConfig().getCompactSerializationConfig());
         // What the Vert.x cluster manager's own structures need (its default-cluster.xml).
         if (c.getMultiMapConfigs().get("__vertx.subs") == null) {
-            c.addMultiMapConfig(new MultiMapConfig("__vertx.subs").setBackupCount(1)
+            c.addMultiMapConfig(new MultiMapConfig("__vertx.subs")
+                    .setBackupCount(1)
                     .setValueCollectionType(MultiMapConfig.ValueCollectionType.SET));
         }
         c.addMapConfig(new MapConfig("__vertx.haInfo").setBackupCount(1));

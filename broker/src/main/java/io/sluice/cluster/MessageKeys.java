@@ -15,7 +15,7 @@ final class MessageKeys {
     static final char ATTEMPT = 'a';
     static final char COMMIT_MARKER = 'c';
 
-    private MessageKeys() { }
+    private MessageKeys() {}
 
     static String key(char kind, String id, PartitionKey partition) {
         return kind + ":" + id + "@" + partition;

@@ -79,7 +79,8 @@ public final class MoveTaskStore {
      * CANCELLED. Answers the task as it was before (the caller stops unless it was RUNNING under
      * its run id).
      */
-    public CompletionStage<MoveTask> advance(String sourceArn, String handle, String runId, long moved, long claimsUntil) {
+    public CompletionStage<MoveTask> advance(
+            String sourceArn, String handle, String runId, long moved, long claimsUntil) {
         return map.submitToKey(sourceArn, Update.advance(handle, runId, moved, claimsUntil));
     }
 
@@ -87,8 +88,8 @@ public final class MoveTaskStore {
      * Ends an active task run by {@code runId}: COMPLETED (CANCELLED when a cancel came first) or
      * FAILED with a reason. Answers the task as it was before.
      */
-    public CompletionStage<MoveTask> finish(String sourceArn, String handle, String runId, MoveTask.Status status,
-                                            String reason) {
+    public CompletionStage<MoveTask> finish(
+            String sourceArn, String handle, String runId, MoveTask.Status status, String reason) {
         return map.submitToKey(sourceArn, Update.finish(handle, runId, status, reason));
     }
 
@@ -121,15 +122,29 @@ public final class MoveTaskStore {
         config.addSerializer(new UpdateSerializer());
     }
 
-    enum Op { START, CANCEL, TAKE_OVER, ADVANCE, FINISH }
+    enum Op {
+        START,
+        CANCEL,
+        TAKE_OVER,
+        ADVANCE,
+        FINISH
+    }
 
     /**
      * One change of a source's tasks, run by the key's owner (and applied the same way on its
      * backups: it reads no clock, the times come with it). Answers the task it concerned as it
      * was before the change; for START, the active task that prevented it, or null.
      */
-    record Update(Op op, String handle, MoveTask task, String runId, long moved, long claimsUntil,
-                  MoveTask.Status status, String reason) implements EntryProcessor<String, SourceTasks, MoveTask> {
+    record Update(
+            Op op,
+            String handle,
+            MoveTask task,
+            String runId,
+            long moved,
+            long claimsUntil,
+            MoveTask.Status status,
+            String reason)
+            implements EntryProcessor<String, SourceTasks, MoveTask> {
 
         static Update start(MoveTask task) {
             return new Update(Op.START, task.handle(), task, null, 0, 0, null, null);
@@ -153,7 +168,8 @@ public final class MoveTaskStore {
 
         @Override
         public MoveTask process(Map.Entry<String, SourceTasks> entry) {
-            List<MoveTask> tasks = entry.getValue() == null ? List.of() : entry.getValue().newestFirst();
+            List<MoveTask> tasks =
+                    entry.getValue() == null ? List.of() : entry.getValue().newestFirst();
             if (op == Op.START) {
                 if (!tasks.isEmpty() && tasks.get(0).status().active()) {
                     return tasks.get(0);
@@ -181,13 +197,16 @@ public final class MoveTaskStore {
         private MoveTask apply(MoveTask t) {
             boolean ours = runId != null && runId.equals(t.runId());
             return switch (op) {
-                case CANCEL -> t.status() == MoveTask.Status.RUNNING ? t.withStatus(MoveTask.Status.CANCELLING, null) : t;
+                case CANCEL ->
+                    t.status() == MoveTask.Status.RUNNING ? t.withStatus(MoveTask.Status.CANCELLING, null) : t;
                 case TAKE_OVER -> t.status().active() ? t.withRun(runId) : t;
                 case ADVANCE -> {
                     // Copies stored by any run are counted, even by a run that lost the task meanwhile.
-                    MoveTask counted = t.withProgress(moved, ours && t.status() == MoveTask.Status.RUNNING ? claimsUntil : 0);
+                    MoveTask counted =
+                            t.withProgress(moved, ours && t.status() == MoveTask.Status.RUNNING ? claimsUntil : 0);
                     yield ours && t.status() == MoveTask.Status.CANCELLING
-                            ? counted.withStatus(MoveTask.Status.CANCELLED, null) : counted;
+                            ? counted.withStatus(MoveTask.Status.CANCELLED, null)
+                            : counted;
                 }
                 case FINISH -> {
                     if (!ours || !t.status().active()) {
@@ -213,10 +232,18 @@ public final class MoveTaskStore {
     private static final class TaskSerializer implements CompactSerializer<MoveTask> {
         @Override
         public MoveTask read(CompactReader r) {
-            return new MoveTask(r.readString("handle"), r.readString("sourceArn"), r.readString("destinationArn"),
-                    r.readNullableInt32("rate"), r.readInt64("startedTimestamp"), r.readInt64("toMove"),
-                    r.readInt64("moved"), MoveTask.Status.valueOf(r.readString("status")), r.readString("failureReason"),
-                    r.readString("runId"), r.readInt64("claimsUntil"));
+            return new MoveTask(
+                    r.readString("handle"),
+                    r.readString("sourceArn"),
+                    r.readString("destinationArn"),
+                    r.readNullableInt32("rate"),
+                    r.readInt64("startedTimestamp"),
+                    r.readInt64("toMove"),
+                    r.readInt64("moved"),
+                    MoveTask.Status.valueOf(r.readString("status")),
+                    r.readString("failureReason"),
+                    r.readString("runId"),
+                    r.readInt64("claimsUntil"));
         }
 
         @Override
@@ -271,9 +298,15 @@ public final class MoveTaskStore {
         @Override
         public Update read(CompactReader r) {
             String status = r.readString("status");
-            return new Update(Op.valueOf(r.readString("op")), r.readString("handle"), r.readCompact("task"),
-                    r.readString("runId"), r.readInt64("moved"), r.readInt64("claimsUntil"),
-                    status == null ? null : MoveTask.Status.valueOf(status), r.readString("reason"));
+            return new Update(
+                    Op.valueOf(r.readString("op")),
+                    r.readString("handle"),
+                    r.readCompact("task"),
+                    r.readString("runId"),
+                    r.readInt64("moved"),
+                    r.readInt64("claimsUntil"),
+                    status == null ? null : MoveTask.Status.valueOf(status),
+                    r.readString("reason"));
         }
 
         @Override

@@ -52,7 +52,8 @@ public final class PauseGuard implements Ownership {
         long gap = now - lastCheck;
         lastCheck = now;
         if (gap > pauseThresholdNanos) {
-            LOG.warning("this node was paused for " + gap / 1_000_000 + " ms; serving nothing until the cluster has settled");
+            LOG.warning("this node was paused for " + gap / 1_000_000
+                    + " ms; serving nothing until the cluster has settled");
             suspectUntilNanos = now + SETTLE_MILLIS * 1_000_000L;
             directory.dropAll(true);
         } else if (suspectUntilNanos != 0 && now > suspectUntilNanos) {
@@ -82,7 +83,8 @@ public final class PauseGuard implements Ownership {
     public boolean ownsLocally(String queueName, int partition) {
         // Also refuse in the moment after a freeze, before the periodic check has noticed it:
         // requests queued during the freeze run first, and must not be acknowledged.
-        return suspectUntilNanos == 0 && nanoTime.getAsLong() - lastCheck < pauseThresholdNanos
+        return suspectUntilNanos == 0
+                && nanoTime.getAsLong() - lastCheck < pauseThresholdNanos
                 && delegate.ownsLocally(queueName, partition);
     }
 }

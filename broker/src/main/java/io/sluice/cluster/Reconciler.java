@@ -29,6 +29,7 @@ public final class Reconciler implements MigrationListener {
     private static final long PERIOD_MILLIS = 1_000;
     /** Migration events come in bursts: one reconcile shortly after covers a burst. */
     private static final long GRACE_MILLIS = 100;
+
     private static final long SAFETY_CHECK_MILLIS = 250;
 
     private final Vertx vertx;
@@ -43,8 +44,14 @@ public final class Reconciler implements MigrationListener {
     /** The queues the last reconcile started the partitions of: the ones readiness answers for. */
     private volatile Set<String> reconciled = Set.of();
 
-    public Reconciler(Vertx vertx, PartitionDirectory directory, QueueRegistry registry, Ownership ownership,
-                      PartitionService partitions, VisibilityListener wakes, Executor blocking) {
+    public Reconciler(
+            Vertx vertx,
+            PartitionDirectory directory,
+            QueueRegistry registry,
+            Ownership ownership,
+            PartitionService partitions,
+            VisibilityListener wakes,
+            Executor blocking) {
         this.blocking = blocking;
         this.vertx = vertx;
         this.directory = directory;
@@ -128,7 +135,7 @@ public final class Reconciler implements MigrationListener {
     }
 
     @Override
-    public void migrationStarted(MigrationState state) { }
+    public void migrationStarted(MigrationState state) {}
 
     @Override
     public void migrationFinished(MigrationState state) {

@@ -28,7 +28,7 @@ public final class StatsBoard {
     /** Counts of other nodes' partitions, and when they were heard. */
     private final Map<PartitionKey, Heard> remote = new ConcurrentHashMap<>();
 
-    private record Heard(PartitionStats stats, String node, long at) { }
+    private record Heard(PartitionStats stats, String node, long at) {}
 
     public StatsBoard(PartitionDirectory local, QueueRegistry registry, String nodeId) {
         this.local = local;
@@ -48,9 +48,16 @@ public final class StatsBoard {
             for (String q : queues.fieldNames()) {
                 for (Object o : queues.getJsonArray(q)) {
                     JsonArray a = (JsonArray) o;
-                    remote.put(new PartitionKey(q, a.getInteger(0)),
-                            new Heard(new PartitionStats(a.getInteger(1), a.getInteger(2), a.getInteger(3),
-                                    a.size() > 4 ? a.getLong(4) : 0), from, now));
+                    remote.put(
+                            new PartitionKey(q, a.getInteger(0)),
+                            new Heard(
+                                    new PartitionStats(
+                                            a.getInteger(1),
+                                            a.getInteger(2),
+                                            a.getInteger(3),
+                                            a.size() > 4 ? a.getLong(4) : 0),
+                                    from,
+                                    now));
                 }
             }
         });
@@ -77,7 +84,11 @@ public final class StatsBoard {
         JsonObject queues = new JsonObject();
         local.localStats().forEach((q, byIndex) -> {
             JsonArray rows = new JsonArray();
-            byIndex.forEach((i, s) -> rows.add(new JsonArray().add(i).add(s.visible()).add(s.inFlight()).add(s.delayed())
+            byIndex.forEach((i, s) -> rows.add(new JsonArray()
+                    .add(i)
+                    .add(s.visible())
+                    .add(s.inFlight())
+                    .add(s.delayed())
                     .add(s.oldestSentMillis())));
             queues.put(q, rows);
         });

@@ -48,10 +48,13 @@ public final class WakeRelay implements VisibilityListener {
         if (!watching.add(queueName)) {
             return;
         }
-        vertx.eventBus().<String>consumer(ADDRESS_PREFIX + queueName, msg -> {
-            if (!nodeId.equals(msg.headers().get(ORIGIN))) {
-                local.onVisible(queueName, -1);
-            }
-        }).completion().onSuccess(v -> local.onVisible(queueName, -1));
+        vertx.eventBus()
+                .<String>consumer(ADDRESS_PREFIX + queueName, msg -> {
+                    if (!nodeId.equals(msg.headers().get(ORIGIN))) {
+                        local.onVisible(queueName, -1);
+                    }
+                })
+                .completion()
+                .onSuccess(v -> local.onVisible(queueName, -1));
     }
 }

@@ -113,12 +113,10 @@ public final class WireCodec {
     private static final MessageState[] STATES = MessageState.values();
     private static final Reply.Kind[] REPLY_KINDS = Reply.Kind.values();
 
-    private WireCodec() {
-    }
+    private WireCodec() {}
 
     /** A partition request addressed to one partition of one queue. */
-    public record Envelope(String queueName, int partition, PartitionRequest<?> request) {
-    }
+    public record Envelope(String queueName, int partition, PartitionRequest<?> request) {}
 
     /**
      * What a node answers a request with; see the class comment.
@@ -127,7 +125,12 @@ public final class WireCodec {
      *              for {@link Kind#ERROR}, null otherwise
      */
     public record Reply(Kind kind, Object value) {
-        public enum Kind { RESULT, ERROR, MOVED, REBUILDING }
+        public enum Kind {
+            RESULT,
+            ERROR,
+            MOVED,
+            REBUILDING
+        }
 
         private static final Reply MOVED = new Reply(Kind.MOVED, null);
         private static final Reply REBUILDING = new Reply(Kind.REBUILDING, null);
@@ -144,10 +147,21 @@ public final class WireCodec {
             }
         }
 
-        public static Reply result(Object value) { return new Reply(Kind.RESULT, value); }
-        public static Reply error(SqsException e) { return new Reply(Kind.ERROR, e); }
-        public static Reply moved() { return MOVED; }
-        public static Reply rebuilding() { return REBUILDING; }
+        public static Reply result(Object value) {
+            return new Reply(Kind.RESULT, value);
+        }
+
+        public static Reply error(SqsException e) {
+            return new Reply(Kind.ERROR, e);
+        }
+
+        public static Reply moved() {
+            return MOVED;
+        }
+
+        public static Reply rebuilding() {
+            return REBUILDING;
+        }
 
         /**
          * The result of a RESULT reply; throws the SqsException of an ERROR reply, and
@@ -155,9 +169,12 @@ public final class WireCodec {
          */
         public Object get() {
             switch (kind) {
-                case RESULT: return value;
-                case ERROR: throw (SqsException) value;
-                default: throw new IllegalStateException("reply is " + kind);
+                case RESULT:
+                    return value;
+                case ERROR:
+                    throw (SqsException) value;
+                default:
+                    throw new IllegalStateException("reply is " + kind);
             }
         }
     }
@@ -308,12 +325,12 @@ public final class WireCodec {
             int partition = r.getInt();
             byte type = r.getByte();
             PartitionRequest<?> request = switch (type) {
-                case R_SEND -> new PartitionRequest.Send(
-                        MessageRecord.restore(readMessage(r)), r.getLong(), r.getString());
+                case R_SEND ->
+                    new PartitionRequest.Send(MessageRecord.restore(readMessage(r)), r.getLong(), r.getString());
                 case R_RECEIVE -> new PartitionRequest.Receive(r.getInt(), r.getLong(), r.getInt(), r.getLong());
                 case R_DELETE -> new PartitionRequest.Delete(r.getString(), r.getLong());
-                case R_CHANGE_VISIBILITY -> new PartitionRequest.ChangeVisibility(
-                        r.getString(), r.getLong(), r.getLong(), r.getString());
+                case R_CHANGE_VISIBILITY ->
+                    new PartitionRequest.ChangeVisibility(r.getString(), r.getLong(), r.getLong(), r.getString());
                 case R_PURGE -> new PartitionRequest.Purge();
                 case R_RESERVE_DEDUP -> new PartitionRequest.ReserveDedup(r.getString(), r.getString());
                 case R_CONFIRM_DEDUP -> new PartitionRequest.ConfirmDedup(r.getString(), r.getString(), r.getString());
@@ -355,7 +372,7 @@ public final class WireCodec {
                 w.putString(e.code() == null ? null : e.code().name());
                 w.putString(e.getMessage());
             }
-            default -> { }
+            default -> {}
         }
         return w.toArray();
     }
@@ -423,7 +440,8 @@ public final class WireCodec {
             w.putByte(T_DELIVERY);
             writeDelivery(w, d);
         } else {
-            throw new IllegalArgumentException("cannot encode result of type " + v.getClass().getName());
+            throw new IllegalArgumentException(
+                    "cannot encode result of type " + v.getClass().getName());
         }
     }
 
@@ -478,9 +496,23 @@ public final class WireCodec {
             throw r.bad("unknown message state " + s);
         }
         MessageState state = s == -1 ? null : STATES[s];
-        return new StoredMessage(messageId, body, attributes, systemAttributes, sentTimestamp, senderId,
-                groupId, dedupId, sequenceNumber, sourceArn, state, r.getLong(), r.getInt(), r.getLong(),
-                r.getLong(), r.getLong());
+        return new StoredMessage(
+                messageId,
+                body,
+                attributes,
+                systemAttributes,
+                sentTimestamp,
+                senderId,
+                groupId,
+                dedupId,
+                sequenceNumber,
+                sourceArn,
+                state,
+                r.getLong(),
+                r.getInt(),
+                r.getLong(),
+                r.getLong(),
+                r.getLong());
     }
 
     private static void writeDelivery(Writer w, Delivery d) {
@@ -501,9 +533,21 @@ public final class WireCodec {
     }
 
     private static Delivery readDelivery(Reader r) {
-        return new Delivery(r.getString(), r.getLong(), r.getString(), r.getString(), readAttributes(r),
-                readAttributes(r), r.getLong(), r.getString(), r.getInt(), r.getLong(), r.getString(),
-                r.getString(), r.getString(), r.getString());
+        return new Delivery(
+                r.getString(),
+                r.getLong(),
+                r.getString(),
+                r.getString(),
+                readAttributes(r),
+                readAttributes(r),
+                r.getLong(),
+                r.getString(),
+                r.getInt(),
+                r.getLong(),
+                r.getString(),
+                r.getString(),
+                r.getString(),
+                r.getString());
     }
 
     private static void writeDeliveries(Writer w, List<Delivery> list) {
@@ -719,8 +763,8 @@ public final class WireCodec {
         }
 
         IllegalArgumentException bad(String why) {
-            return new IllegalArgumentException("cannot decode " + what + ": " + why
-                    + " (at byte " + in.position() + " of " + in.limit() + ")");
+            return new IllegalArgumentException(
+                    "cannot decode " + what + ": " + why + " (at byte " + in.position() + " of " + in.limit() + ")");
         }
 
         IllegalArgumentException malformed(RuntimeException cause) {

@@ -26,8 +26,9 @@ public record AccessKey(String id, String secret, String accountId) {
             }
             String[] parts = e.split(":", -1);
             if (parts.length < 2 || parts.length > 3 || parts[0].isBlank() || parts[1].isBlank()) {
-                throw new IllegalArgumentException("credentials: expected ACCESS_KEY_ID:SECRET_ACCESS_KEY[:ACCOUNT_ID], got '"
-                        + (parts[0].isBlank() ? e : parts[0] + ":...") + "'");
+                throw new IllegalArgumentException(
+                        "credentials: expected ACCESS_KEY_ID:SECRET_ACCESS_KEY[:ACCOUNT_ID], got '"
+                                + (parts[0].isBlank() ? e : parts[0] + ":...") + "'");
             }
             String account = parts.length == 3 ? parts[2].trim() : defaultAccountId;
             if (!account.matches("[0-9]{12}")) {

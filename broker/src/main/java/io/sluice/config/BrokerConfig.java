@@ -58,12 +58,25 @@ public record BrokerConfig(
 
     /** The same configuration on the port the node actually bound (when 0 asked for any free one). */
     public BrokerConfig withPort(int v) {
-        return new BrokerConfig(host, v, baseUrl, accountId, region, partitions, shortPollSampling, inFlightLimit, maxRequestBytes, fifoInFlightLimit, cluster, credentials, http, vertxMetrics);
+        return new BrokerConfig(
+                host,
+                v,
+                baseUrl,
+                accountId,
+                region,
+                partitions,
+                shortPollSampling,
+                inFlightLimit,
+                maxRequestBytes,
+                fifoInFlightLimit,
+                cluster,
+                credentials,
+                http,
+                vertxMetrics);
     }
 
     /** Whether requests must be signed. */
     public boolean authenticates() {
         return !credentials.isEmpty();
     }
-
 }

@@ -8,4 +8,4 @@ package io.sluice.config;
  * @param hazelcastPort the Hazelcast member port, or 0 for the file's (5701 by default, auto-incremented)
  * @param backupCount synchronous backups of every partition's records: 1 survives one node loss, 2 two
  */
-public record ClusterSettings(String configFile, String host, int hazelcastPort, int backupCount) { }
+public record ClusterSettings(String configFile, String host, int hazelcastPort, int backupCount) {}

@@ -31,7 +31,7 @@ public final class ConfigLoader {
     private static final String CONFIG_FLAG = "--config";
     private static final String ENV_PREFIX = "SLUICE_";
 
-    private ConfigLoader() { }
+    private ConfigLoader() {}
 
     /**
      * @return the configuration, or empty when --help or --version was asked for (then printed to {@code out})
@@ -107,16 +107,21 @@ public final class ConfigLoader {
         check(o.partitions >= 1 && o.partitions <= 1024, "--partitions must be 1..1024, got " + o.partitions);
         check(o.inFlightLimit >= 1, "--in-flight-limit must be positive, got " + o.inFlightLimit);
         check(o.fifoInFlightLimit >= 1, "--fifo-in-flight-limit must be positive, got " + o.fifoInFlightLimit);
-        check(o.maxRequestBytes >= 1_100_000, "--max-request-bytes must leave room for a 1 MiB message (at least"
-                + " 1100000), got " + o.maxRequestBytes);
+        check(
+                o.maxRequestBytes >= 1_100_000,
+                "--max-request-bytes must leave room for a 1 MiB message (at least" + " 1100000), got "
+                        + o.maxRequestBytes);
         check(o.maxHeaderBytes >= 4096, "--max-header-bytes must be at least 4096, got " + o.maxHeaderBytes);
-        check(o.maxInitialLineBytes >= 1024, "--max-initial-line-bytes must be at least 1024, got " + o.maxInitialLineBytes);
+        check(
+                o.maxInitialLineBytes >= 1024,
+                "--max-initial-line-bytes must be at least 1024, got " + o.maxInitialLineBytes);
         check(o.idleTimeoutSeconds >= 1, "--idle-timeout must be at least 1 second, got " + o.idleTimeoutSeconds);
         check(o.maxConnections >= 1, "--max-connections must be positive, got " + o.maxConnections);
         check(o.backupCount >= 0 && o.backupCount <= 6, "--backup-count must be 0..6, got " + o.backupCount);
         check(o.hazelcastPort >= 0 && o.hazelcastPort <= 65535, "--hz-port must be 0..65535, got " + o.hazelcastPort);
         check(o.accountId.matches("[0-9]{12}"), "--account-id must be 12 digits, got " + o.accountId);
-        check(o.clusterConfig == null || Files.isReadable(o.clusterConfig),
+        check(
+                o.clusterConfig == null || Files.isReadable(o.clusterConfig),
                 "--cluster-config: cannot read " + o.clusterConfig);
         List<AccessKey> keys = new ArrayList<>();
         if (o.credentials != null) {
@@ -126,13 +131,28 @@ public final class ConfigLoader {
             try {
                 keys.addAll(AccessKey.parseAll(Files.readString(o.credentialsFile), o.accountId));
             } catch (IOException e) {
-                throw new IllegalArgumentException("--credentials-file: cannot read " + o.credentialsFile + ": " + e.getMessage());
+                throw new IllegalArgumentException(
+                        "--credentials-file: cannot read " + o.credentialsFile + ": " + e.getMessage());
             }
         }
-        ClusterSettings cluster = new ClusterSettings(o.clusterConfig == null ? null : o.clusterConfig.toString(),
-                o.clusterHost, o.hazelcastPort, o.backupCount);
-        return new BrokerConfig(o.host, o.port, o.baseUrl, o.accountId, o.region, o.partitions, o.shortPollSampling,
-                o.inFlightLimit, o.maxRequestBytes, o.fifoInFlightLimit, cluster, List.copyOf(keys),
+        ClusterSettings cluster = new ClusterSettings(
+                o.clusterConfig == null ? null : o.clusterConfig.toString(),
+                o.clusterHost,
+                o.hazelcastPort,
+                o.backupCount);
+        return new BrokerConfig(
+                o.host,
+                o.port,
+                o.baseUrl,
+                o.accountId,
+                o.region,
+                o.partitions,
+                o.shortPollSampling,
+                o.inFlightLimit,
+                o.maxRequestBytes,
+                o.fifoInFlightLimit,
+                cluster,
+                List.copyOf(keys),
                 new HttpLimits(o.maxHeaderBytes, o.maxInitialLineBytes, o.idleTimeoutSeconds, o.maxConnections),
                 o.vertxMetrics);
     }
@@ -189,7 +209,8 @@ public final class ConfigLoader {
             if (e instanceof IllegalArgumentException) {
                 throw e;
             }
-            throw new IllegalArgumentException(file + ": not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new IllegalArgumentException(file + ": not valid YAML: "
+                    + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 }

@@ -49,8 +49,13 @@ public final class PartitionDirectory implements PartitionRouter {
     /** Running partitions and partitions being loaded. */
     private final ConcurrentHashMap<PartitionKey, Future<PartitionHost>> hosts = new ConcurrentHashMap<>();
 
-    public PartitionDirectory(PartitionLoops loops, CommitPort port, Clock clock, QueueRegistry registry,
-                              VisibilityListener listener, Ownership ownership) {
+    public PartitionDirectory(
+            PartitionLoops loops,
+            CommitPort port,
+            Clock clock,
+            QueueRegistry registry,
+            VisibilityListener listener,
+            Ownership ownership) {
         this.loops = loops;
         this.port = port;
         this.clock = clock;
@@ -107,15 +112,18 @@ public final class PartitionDirectory implements PartitionRouter {
             Context loop = loops.assign();
             Promise<PartitionHost> started = Promise.promise();
             long grace = clock.millis() - meta.createdMillis() < NEW_QUEUE_MILLIS ? 0 : HANDOVER_GRACE_MILLIS;
-            loop.runOnContext(v -> delay(loop, grace).compose(x -> Future.fromCompletionStage(port.load(meta.name(), partition), loop))
+            loop.runOnContext(v -> delay(loop, grace)
+                    .compose(x -> Future.fromCompletionStage(port.load(meta.name(), partition), loop))
                     .onFailure(err -> {
                         hosts.remove(key);
                         started.fail(err);
                     })
                     .onSuccess(snapshot -> {
-                        Partition state = new Partition(clock, () -> retentionOf(meta.name()), meta.fifo(), partition, sequences);
+                        Partition state =
+                                new Partition(clock, () -> retentionOf(meta.name()), meta.fifo(), partition, sequences);
                         state.restore(snapshot);
-                        PartitionHost host = new PartitionHost(meta.name(), partition, state, loop, port, listener, ownership);
+                        PartitionHost host =
+                                new PartitionHost(meta.name(), partition, state, loop, port, listener, ownership);
                         host.events(events);
                         loops.attach(host);
                         host.onBroken(() -> {
@@ -173,8 +181,10 @@ public final class PartitionDirectory implements PartitionRouter {
         List<PartitionKey> dropped = new ArrayList<>();
         for (Map.Entry<PartitionKey, Future<PartitionHost>> e : hosts.entrySet()) {
             Future<PartitionHost> f = e.getValue();
-            if (f.succeeded() && (f.result().isClosed()
-                    || !ownership.ownsLocally(f.result().queueName(), f.result().index()))) {
+            if (f.succeeded()
+                    && (f.result().isClosed()
+                            || !ownership.ownsLocally(
+                                    f.result().queueName(), f.result().index()))) {
                 if (hosts.remove(e.getKey(), f)) {
                     detach(f);
                     dropped.add(e.getKey());

@@ -35,17 +35,25 @@ public final class PartitionHost {
 
     /** Answers waiting for the next commit, and whether a flush is queued or running. */
     private List<Consumer<Throwable>> awaitingCommit = new ArrayList<>();
+
     private boolean flushQueued;
     private boolean committing;
     private volatile PartitionStats stats = PartitionStats.EMPTY;
     /** Set on the loop; read by the directory to drop a host that stopped serving. */
     private volatile boolean closed;
     /** Told when storage refused a commit: memory and storage may differ, so the partition is rebuilt. */
-    private volatile Runnable onBroken = () -> { };
+    private volatile Runnable onBroken = () -> {};
+
     private volatile PartitionEvents events = PartitionEvents.NONE;
 
-    PartitionHost(String queueName, int index, Partition state, Context loop,
-                  CommitPort port, VisibilityListener listener, Ownership ownership) {
+    PartitionHost(
+            String queueName,
+            int index,
+            Partition state,
+            Context loop,
+            CommitPort port,
+            VisibilityListener listener,
+            Ownership ownership) {
         this.ownership = ownership;
         this.queueName = queueName;
         this.index = index;
@@ -116,7 +124,7 @@ public final class PartitionHost {
         state.advance(now);
         afterChange();
         if (state.hasChanges()) {
-            whenCommitted(err -> { });
+            whenCommitted(err -> {});
         }
     }
 
@@ -134,16 +142,29 @@ public final class PartitionHost {
     }
 
     /** Whether this host stopped serving (lost, broken or closed); the directory drops it. */
-    boolean isClosed() { return closed; }
+    boolean isClosed() {
+        return closed;
+    }
 
-    public PartitionStats stats() { return stats; }
-    public String queueName() { return queueName; }
-    public int index() { return index; }
-    Context loop() { return loop; }
+    public PartitionStats stats() {
+        return stats;
+    }
+
+    public String queueName() {
+        return queueName;
+    }
+
+    public int index() {
+        return index;
+    }
+
+    Context loop() {
+        return loop;
+    }
 
     private void afterChange() {
-        stats = new PartitionStats(state.visibleCount(), state.inFlightCount(), state.delayedCount(),
-                state.oldestSentTimestamp());
+        stats = new PartitionStats(
+                state.visibleCount(), state.inFlightCount(), state.delayedCount(), state.oldestSentTimestamp());
         if (state.takeNewlyVisible() > 0) {
             listener.onVisible(queueName, index);
         }
@@ -175,10 +196,11 @@ public final class PartitionHost {
         awaitingCommit = new ArrayList<>();
         committing = true;
         long began = System.nanoTime();
-        port.commit(queueName, index, changes).whenComplete((ok, err) -> loop.runOnContext(v -> {
-            events.committed(changes.size(), System.nanoTime() - began);
-            committed(replies, err);
-        }));
+        port.commit(queueName, index, changes)
+                .whenComplete((ok, err) -> loop.runOnContext(v -> {
+                    events.committed(changes.size(), System.nanoTime() - began);
+                    committed(replies, err);
+                }));
     }
 
     private void committed(List<Consumer<Throwable>> replies, Throwable commitError) {
@@ -188,14 +210,17 @@ public final class PartitionHost {
         // error instead (a retried send may duplicate, which at-least-once allows).
         // Owning the partition is checked again once the write is done: a write that completed
         // after this node lost the partition (or was frozen) may not survive, so it is not acknowledged.
-        Throwable failure = err == null && ownership.ownsLocally(queueName, index) ? null
+        Throwable failure = err == null && ownership.ownsLocally(queueName, index)
+                ? null
                 : new SqsException(ErrorCode.SERVICE_UNAVAILABLE, "Could not replicate the change; try again.");
         if (err == null && failure != null) {
             err = new IllegalStateException("ownership lost while committing");
         }
         if (err != null) {
-            LOG.log(Level.WARNING, "commit of " + new PartitionKey(queueName, index) + " failed; rebuilding it from storage: "
-                    + err.getMessage());
+            LOG.log(
+                    Level.WARNING,
+                    "commit of " + new PartitionKey(queueName, index) + " failed; rebuilding it from storage: "
+                            + err.getMessage());
             // This partition's memory may now differ from storage, so nothing more of it is written:
             // the requests applied since this commit began are refused as well (they were not
             // acknowledged), and the rebuild starts only now that no commit of it is under way, so

@@ -32,6 +32,7 @@ public final class PartitionLoops {
         private final Clock clock;
         /** Touched only on this loop. */
         private final Set<PartitionHost> hosts = new HashSet<>();
+
         private long timerId = -1;
 
         Loop(Clock clock) {
@@ -74,11 +75,14 @@ public final class PartitionLoops {
      */
     public static Future<PartitionLoops> deploy(Vertx vertx, int count, Clock clock) {
         List<Loop> made = Collections.synchronizedList(new ArrayList<>());
-        return vertx.deployVerticle(() -> {
-            Loop loop = new Loop(clock);
-            made.add(loop);
-            return loop;
-        }, new DeploymentOptions().setInstances(count)).map(id -> new PartitionLoops(vertx, id, made));
+        return vertx.deployVerticle(
+                        () -> {
+                            Loop loop = new Loop(clock);
+                            made.add(loop);
+                            return loop;
+                        },
+                        new DeploymentOptions().setInstances(count))
+                .map(id -> new PartitionLoops(vertx, id, made));
     }
 
     /** The loop for a new partition: round robin, so a queue's partitions spread over the loops. */

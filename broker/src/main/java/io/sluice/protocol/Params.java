@@ -4,7 +4,6 @@ import io.sluice.queue.ErrorCode;
 import io.sluice.queue.SqsException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -165,7 +164,8 @@ public final class Params {
 
     /** A JSON member of the wrong type is a malformed request, as in SQS's JSON protocol. */
     private static SqsException wrongType(String name, String expected) {
-        return new SqsException(ErrorCode.SERIALIZATION_ERROR,
+        return new SqsException(
+                ErrorCode.SERIALIZATION_ERROR,
                 "The request could not be parsed: parameter " + name + " must be " + expected + ".");
     }
 }

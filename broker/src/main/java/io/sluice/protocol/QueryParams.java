@@ -2,7 +2,6 @@ package io.sluice.protocol;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -43,15 +42,26 @@ final class QueryParams {
      * call is judged as SQS judges a request with no items (EmptyBatchRequest, "none requested").
      */
     private static final Map<String, String> EMPTY_LISTS = emptyListNames();
-    private static final Map<String, String> EMPTY_MAPS = Map.of(
-            "Attribute", "Attributes", "Attributes", "Attributes",
-            "Tag", "Tags", "Tags", "Tags",
-            "MessageAttribute", "MessageAttributes", "MessageAttributes", "MessageAttributes",
-            "MessageSystemAttribute", "MessageSystemAttributes",
-            "MessageSystemAttributes", "MessageSystemAttributes");
 
-    private QueryParams() {
-    }
+    private static final Map<String, String> EMPTY_MAPS = Map.of(
+            "Attribute",
+            "Attributes",
+            "Attributes",
+            "Attributes",
+            "Tag",
+            "Tags",
+            "Tags",
+            "Tags",
+            "MessageAttribute",
+            "MessageAttributes",
+            "MessageAttributes",
+            "MessageAttributes",
+            "MessageSystemAttribute",
+            "MessageSystemAttributes",
+            "MessageSystemAttributes",
+            "MessageSystemAttributes");
+
+    private QueryParams() {}
 
     private static Map<String, String> emptyListNames() {
         Map<String, String> names = new HashMap<>();
@@ -127,8 +137,11 @@ final class QueryParams {
     }
 
     private static boolean isListPrefix(String prefix) {
-        return STRING_LISTS.containsKey(prefix) || VALUE_MAPS.containsKey(prefix)
-                || ENTRY_LISTS.contains(prefix) || prefix.equals("Attribute") || prefix.equals("Tag");
+        return STRING_LISTS.containsKey(prefix)
+                || VALUE_MAPS.containsKey(prefix)
+                || ENTRY_LISTS.contains(prefix)
+                || prefix.equals("Attribute")
+                || prefix.equals("Tag");
     }
 
     /** A decimal index that fits an int; anything else is not ours to interpret. */
@@ -167,8 +180,8 @@ final class QueryParams {
     }
 
     /** Each item with a {@code keyField} as key → {@code value} of the item; later indexes win. */
-    private static JsonObject keyedMap(TreeMap<Integer, Map<String, String>> items, String keyField,
-                                       Function<Map<String, String>, Object> value) {
+    private static JsonObject keyedMap(
+            TreeMap<Integer, Map<String, String>> items, String keyField, Function<Map<String, String>, Object> value) {
         JsonObject map = new JsonObject();
         items.values().forEach(fields -> {
             String key = fields.get(keyField);

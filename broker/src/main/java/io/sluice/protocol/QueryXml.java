@@ -4,7 +4,6 @@ import io.sluice.queue.ErrorCode;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-
 import java.math.BigDecimal;
 import java.util.Base64;
 import java.util.Map;
@@ -28,7 +27,11 @@ final class QueryXml {
     static String success(SqsAction action, JsonObject result, String requestId) {
         String name = action.wireName();
         QueryXml w = new QueryXml(name);
-        w.xml.append('<').append(name).append("Response xmlns=\"").append(NAMESPACE).append("\">");
+        w.xml.append('<')
+                .append(name)
+                .append("Response xmlns=\"")
+                .append(NAMESPACE)
+                .append("\">");
         // SQS always writes the Result element of an action with output members, even when empty.
         if (!result.isEmpty() || action.hasOutput()) {
             w.open(name + "Result");
@@ -141,7 +144,9 @@ final class QueryXml {
 
     private static String scalar(Object value) {
         if (value instanceof Double || value instanceof Float) {
-            return BigDecimal.valueOf(((Number) value).doubleValue()).stripTrailingZeros().toPlainString();
+            return BigDecimal.valueOf(((Number) value).doubleValue())
+                    .stripTrailingZeros()
+                    .toPlainString();
         }
         if (value instanceof BigDecimal d) {
             return d.toPlainString();
@@ -186,7 +191,9 @@ final class QueryXml {
                 case '\r' -> xml.append("&#xD;");
                 case '\t', '\n' -> xml.append(c);
                 default -> {
-                    if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    if (Character.isHighSurrogate(c)
+                            && i + 1 < s.length()
+                            && Character.isLowSurrogate(s.charAt(i + 1))) {
                         xml.append(c).append(s.charAt(++i));
                     } else if (c < 0x20 || c == 0xFFFE || c == 0xFFFF || Character.isSurrogate(c)) {
                         xml.append('\uFFFD');

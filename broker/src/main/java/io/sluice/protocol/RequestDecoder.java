@@ -6,7 +6,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
-
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -25,8 +24,7 @@ public final class RequestDecoder {
     /** The classic Query style posts to the queue URL itself: /{account}/{queueName}. */
     private static final Pattern QUEUE_PATH = Pattern.compile("/[^/]+/[^/]+");
 
-    private RequestDecoder() {
-    }
+    private RequestDecoder() {}
 
     /**
      * @param path        request path, e.g. "/" or "/000000000000/orders"
@@ -82,8 +80,8 @@ public final class RequestDecoder {
             Map<String, Object> members = (Map<String, Object>) map;
             return new JsonObject(members);
         }
-        throw new SqsException(ErrorCode.SERIALIZATION_ERROR,
-                "The request body could not be parsed: a JSON object was expected.");
+        throw new SqsException(
+                ErrorCode.SERIALIZATION_ERROR, "The request body could not be parsed: a JSON object was expected.");
     }
 
     private static SqsRequest decodeQuery(String path, String rawQuery, String contentType, Buffer body) {
@@ -96,7 +94,8 @@ public final class RequestDecoder {
         if (name == null || name.isEmpty()) {
             // SQS answers a Query request without an action (a bare GET of the endpoint or of a
             // queue URL, say) as an unknown operation: InvalidAction.
-            throw new SqsException(ErrorCode.INVALID_ACTION,
+            throw new SqsException(
+                    ErrorCode.INVALID_ACTION,
                     "The request must name an action: an Action parameter (Query) or an X-Amz-Target header (JSON).");
         }
         SqsAction action = SqsAction.named(name);
@@ -141,7 +140,9 @@ public final class RequestDecoder {
                 continue;
             }
             int eq = pair.indexOf('=');
-            each.accept(percentDecode(eq < 0 ? pair : pair.substring(0, eq)), eq < 0 ? "" : percentDecode(pair.substring(eq + 1)));
+            each.accept(
+                    percentDecode(eq < 0 ? pair : pair.substring(0, eq)),
+                    eq < 0 ? "" : percentDecode(pair.substring(eq + 1)));
         }
     }
 
@@ -149,13 +150,13 @@ public final class RequestDecoder {
         try {
             return URLDecoder.decode(s, StandardCharsets.UTF_8); // also maps '+' to ' ', as forms require
         } catch (IllegalArgumentException e) {
-            throw new SqsException(ErrorCode.MALFORMED_QUERY_STRING,
+            throw new SqsException(
+                    ErrorCode.MALFORMED_QUERY_STRING,
                     "The request contains malformed percent-encoding and could not be parsed.");
         }
     }
 
     private static SqsException invalidAction(String action) {
-        return new SqsException(ErrorCode.INVALID_ACTION,
-                "The action " + action + " is not valid for this endpoint.");
+        return new SqsException(ErrorCode.INVALID_ACTION, "The action " + action + " is not valid for this endpoint.");
     }
 }

@@ -3,7 +3,6 @@ package io.sluice.protocol;
 import io.sluice.queue.ErrorCode;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
-
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,11 +17,12 @@ public final class ResponseEncoder {
     static final String REQUEST_ID_HEADER = "x-amzn-RequestId";
     /** JSON SDKs read the Query error code from here to keep error codes stable across protocols. */
     static final String QUERY_ERROR_HEADER = "x-amzn-query-error";
-    private static final String QUEUE_DOES_NOT_EXIST_JSON = "The specified queue does not exist.";
-    private static final String QUEUE_DOES_NOT_EXIST_QUERY = "The specified queue does not exist for this wsdl version.";
 
-    private ResponseEncoder() {
-    }
+    private static final String QUEUE_DOES_NOT_EXIST_JSON = "The specified queue does not exist.";
+    private static final String QUEUE_DOES_NOT_EXIST_QUERY =
+            "The specified queue does not exist for this wsdl version.";
+
+    private ResponseEncoder() {}
 
     /** @param result the JSON protocol's response members; null or empty when the call has none */
     public static EncodedResponse success(WireProtocol p, SqsAction action, JsonObject result, String requestId) {
@@ -43,7 +43,8 @@ public final class ResponseEncoder {
                     .put("message", message == null ? "" : message);
             return response(code.httpStatus(), JSON_TYPE, headers, body.encode());
         }
-        return response(code.httpStatus(), XML_TYPE, headers, QueryXml.error(code, queryMessage(code, message), requestId));
+        return response(
+                code.httpStatus(), XML_TYPE, headers, QueryXml.error(code, queryMessage(code, message), requestId));
     }
 
     /**

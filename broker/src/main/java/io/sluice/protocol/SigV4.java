@@ -39,14 +39,22 @@ public final class SigV4 {
     private static final HexFormat HEX = HexFormat.of();
 
     /** An access key this node accepts, and the account its queues belong to. */
-    public record Key(String accessKeyId, String secret, String accountId) { }
+    public record Key(String accessKeyId, String secret, String accountId) {}
 
     /** A request whose header checks passed: what its signature must be checked against. */
-    public record Pending(Key key, String amzDate, String scope, String signingDate, String region, String service,
-                          String canonicalWithoutPayload, String payloadHash, String signature) { }
+    public record Pending(
+            Key key,
+            String amzDate,
+            String scope,
+            String signingDate,
+            String region,
+            String service,
+            String canonicalWithoutPayload,
+            String payloadHash,
+            String signature) {}
 
     /** What a request looks like to the signature: its method, raw path and query, and headers by lower-case name. */
-    public record Request(String method, String rawPath, String rawQuery, Function<String, List<String>> headers) { }
+    public record Request(String method, String rawPath, String rawQuery, Function<String, List<String>> headers) {}
 
     private final Function<String, Key> keys;
     private final LongSupplier clockMillis;
@@ -86,19 +94,27 @@ public final class SigV4 {
         String payloadHash = p.payloadHash() != null ? p.payloadHash() : actual;
         // A declared payload hash is part of what was signed, so it must also be the body's: else
         // the body could be swapped under a valid signature. An unsigned payload is only a bodiless one.
-        boolean bodyMatches = payloadHash.equalsIgnoreCase(actual)
-                || (payloadHash.equals("UNSIGNED-PAYLOAD") && body.length == 0);
+        boolean bodyMatches =
+                payloadHash.equalsIgnoreCase(actual) || (payloadHash.equals("UNSIGNED-PAYLOAD") && body.length == 0);
         String canonicalRequest = p.canonicalWithoutPayload() + payloadHash;
         String stringToSign = ALGORITHM + "\n" + p.amzDate() + "\n" + p.scope() + "\n"
                 + HEX.formatHex(sha256(canonicalRequest.getBytes(StandardCharsets.UTF_8)));
-        byte[] signingKey = hmac(hmac(hmac(hmac(("AWS4" + p.key().secret()).getBytes(StandardCharsets.UTF_8),
-                p.signingDate()), p.region()), p.service()), "aws4_request");
+        byte[] signingKey = hmac(
+                hmac(
+                        hmac(
+                                hmac(("AWS4" + p.key().secret()).getBytes(StandardCharsets.UTF_8), p.signingDate()),
+                                p.region()),
+                        p.service()),
+                "aws4_request");
         byte[] expected = HEX.formatHex(hmac(signingKey, stringToSign)).getBytes(StandardCharsets.US_ASCII);
         if (!bodyMatches
-                || !MessageDigest.isEqual(expected, p.signature().toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII))) {
-            throw new SqsException(ErrorCode.SIGNATURE_DOES_NOT_MATCH, "The request signature we calculated does not match"
-                    + " the signature you provided. Check your AWS Secret Access Key and signing method."
-                    + " Consult the service documentation for details.");
+                || !MessageDigest.isEqual(
+                        expected, p.signature().toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII))) {
+            throw new SqsException(
+                    ErrorCode.SIGNATURE_DOES_NOT_MATCH,
+                    "The request signature we calculated does not match"
+                            + " the signature you provided. Check your AWS Secret Access Key and signing method."
+                            + " Consult the service documentation for details.");
         }
         return p.key();
     }
@@ -129,28 +145,43 @@ public final class SigV4 {
         Instant signedAt = parseDate(amzDate);
         Instant now = Instant.ofEpochMilli(clockMillis.getAsLong());
         if (signedAt.isBefore(now.minus(MAX_SKEW))) {
-            throw new SqsException(ErrorCode.SIGNATURE_DOES_NOT_MATCH, "Signature expired: " + amzDate
-                    + " is now earlier than " + AMZ_DATE.format(now.minus(MAX_SKEW)) + " (" + AMZ_DATE.format(now)
-                    + " - 15 min.)");
+            throw new SqsException(
+                    ErrorCode.SIGNATURE_DOES_NOT_MATCH,
+                    "Signature expired: " + amzDate
+                            + " is now earlier than " + AMZ_DATE.format(now.minus(MAX_SKEW)) + " ("
+                            + AMZ_DATE.format(now)
+                            + " - 15 min.)");
         }
         if (signedAt.isAfter(now.plus(MAX_SKEW))) {
-            throw new SqsException(ErrorCode.SIGNATURE_DOES_NOT_MATCH, "Signature not yet current: " + amzDate
-                    + " is still later than " + AMZ_DATE.format(now.plus(MAX_SKEW)) + " (" + AMZ_DATE.format(now)
-                    + " + 15 min.)");
+            throw new SqsException(
+                    ErrorCode.SIGNATURE_DOES_NOT_MATCH,
+                    "Signature not yet current: " + amzDate
+                            + " is still later than " + AMZ_DATE.format(now.plus(MAX_SKEW)) + " ("
+                            + AMZ_DATE.format(now)
+                            + " + 15 min.)");
         }
         String[] scope = scope(parts.get("Credential"));
         Key key = known(scope[0]);
         checkScopeDate(scope, amzDate);
-        List<String> signedHeaders = List.of(parts.get("SignedHeaders").toLowerCase(Locale.ROOT).split(";"));
+        List<String> signedHeaders =
+                List.of(parts.get("SignedHeaders").toLowerCase(Locale.ROOT).split(";"));
         String canonical = canonical(request, query, signedHeaders, null);
         String payloadHash = first(request.headers().apply("x-amz-content-sha256"));
-        return new Pending(key, amzDate, String.join("/", List.of(scope).subList(1, 5)), scope[1], scope[2], scope[3],
-                canonical, payloadHash, parts.get("Signature"));
+        return new Pending(
+                key,
+                amzDate,
+                String.join("/", List.of(scope).subList(1, 5)),
+                scope[1],
+                scope[2],
+                scope[3],
+                canonical,
+                payloadHash,
+                parts.get("Signature"));
     }
 
     private Pending fromQuery(Request request, Map<String, List<String>> query) {
-        for (String required : List.of("X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date", "X-Amz-SignedHeaders",
-                "X-Amz-Signature")) {
+        for (String required : List.of(
+                "X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date", "X-Amz-SignedHeaders", "X-Amz-Signature")) {
             if (first(query.get(required)) == null) {
                 throw incomplete("AWS query-string parameters must include '" + required + "'.");
             }
@@ -179,16 +210,25 @@ public final class SigV4 {
         String[] scope = scope(first(query.get("X-Amz-Credential")));
         Key key = known(scope[0]);
         checkScopeDate(scope, amzDate);
-        List<String> signedHeaders = List.of(first(query.get("X-Amz-SignedHeaders")).toLowerCase(Locale.ROOT).split(";"));
+        List<String> signedHeaders = List.of(
+                first(query.get("X-Amz-SignedHeaders")).toLowerCase(Locale.ROOT).split(";"));
         String canonical = canonical(request, query, signedHeaders, "X-Amz-Signature");
         String payloadHash = first(request.headers().apply("x-amz-content-sha256"));
-        return new Pending(key, amzDate, String.join("/", List.of(scope).subList(1, 5)), scope[1], scope[2], scope[3],
-                canonical, payloadHash, first(query.get("X-Amz-Signature")));
+        return new Pending(
+                key,
+                amzDate,
+                String.join("/", List.of(scope).subList(1, 5)),
+                scope[1],
+                scope[2],
+                scope[3],
+                canonical,
+                payloadHash,
+                first(query.get("X-Amz-Signature")));
     }
 
     /** The canonical request up to, not including, the payload hash. */
-    private static String canonical(Request request, Map<String, List<String>> query, List<String> signedHeaders,
-                                    String excludedParameter) {
+    private static String canonical(
+            Request request, Map<String, List<String>> query, List<String> signedHeaders, String excludedParameter) {
         StringBuilder sb = new StringBuilder(256);
         sb.append(request.method()).append('\n');
         sb.append(canonicalPath(request.rawPath())).append('\n');
@@ -249,7 +289,10 @@ public final class SigV4 {
     /** The query string's parameters, decoded, in order. */
     private static Map<String, List<String>> parseQuery(String rawQuery) {
         Map<String, List<String>> out = new LinkedHashMap<>();
-        RequestDecoder.forEachParameter(rawQuery, (name, value) -> out.computeIfAbsent(name, k -> new ArrayList<>()).add(value));
+        RequestDecoder.forEachParameter(
+                rawQuery,
+                (name, value) ->
+                        out.computeIfAbsent(name, k -> new ArrayList<>()).add(value));
         return out;
     }
 
@@ -259,11 +302,17 @@ public final class SigV4 {
         StringBuilder sb = new StringBuilder(bytes.length + 8);
         for (byte b : bytes) {
             int c = b & 0xff;
-            if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-                    || c == '-' || c == '_' || c == '.' || c == '~') {
+            if ((c >= 'A' && c <= 'Z')
+                    || (c >= 'a' && c <= 'z')
+                    || (c >= '0' && c <= '9')
+                    || c == '-'
+                    || c == '_'
+                    || c == '.'
+                    || c == '~') {
                 sb.append((char) c);
             } else {
-                sb.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+                sb.append('%')
+                        .append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
                         .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
             }
         }
@@ -282,16 +331,19 @@ public final class SigV4 {
     private Key known(String accessKeyId) {
         Key key = keys.apply(accessKeyId);
         if (key == null) {
-            throw new SqsException(ErrorCode.INVALID_CLIENT_TOKEN_ID, "The security token included in the request is invalid.");
+            throw new SqsException(
+                    ErrorCode.INVALID_CLIENT_TOKEN_ID, "The security token included in the request is invalid.");
         }
         return key;
     }
 
     private static void checkScopeDate(String[] scope, String amzDate) {
         if (!amzDate.startsWith(scope[1])) {
-            throw new SqsException(ErrorCode.SIGNATURE_DOES_NOT_MATCH, "Date in Credential scope does not match YYYYMMDD"
-                    + " from ISO-8601 version of date from HTTP: '" + scope[1] + "' != '" + amzDate.substring(0,
-                    Math.min(8, amzDate.length())) + "', from '" + amzDate + "'.");
+            throw new SqsException(
+                    ErrorCode.SIGNATURE_DOES_NOT_MATCH,
+                    "Date in Credential scope does not match YYYYMMDD"
+                            + " from ISO-8601 version of date from HTTP: '" + scope[1] + "' != '"
+                            + amzDate.substring(0, Math.min(8, amzDate.length())) + "', from '" + amzDate + "'.");
         }
     }
 

@@ -34,8 +34,8 @@ public enum SqsAction {
     LIST_MESSAGE_MOVE_TASKS("ListMessageMoveTasks", true),
     CANCEL_MESSAGE_MOVE_TASK("CancelMessageMoveTask", true);
 
-    private static final Map<String, SqsAction> BY_NAME = Arrays.stream(values())
-            .collect(Collectors.toUnmodifiableMap(SqsAction::wireName, Function.identity()));
+    private static final Map<String, SqsAction> BY_NAME =
+            Arrays.stream(values()).collect(Collectors.toUnmodifiableMap(SqsAction::wireName, Function.identity()));
 
     private final String wireName;
     private final boolean hasOutput;

@@ -5,5 +5,4 @@ package io.sluice.protocol;
  * request shape, so handlers never care how the request arrived; {@code protocol} only decides
  * how the reply is encoded.
  */
-public record SqsRequest(WireProtocol protocol, SqsAction action, Params params) {
-}
+public record SqsRequest(WireProtocol protocol, SqsAction action, Params params) {}

@@ -9,10 +9,10 @@ import java.util.Map;
  * {@code prefix.*} for those under a prefix, otherwise exact names.
  */
 public final class AttributeNameFilter {
-    private AttributeNameFilter() { }
+    private AttributeNameFilter() {}
 
-    public static Map<String, MessageAttributeValue> select(Map<String, MessageAttributeValue> attributes,
-                                                            List<String> requested) {
+    public static Map<String, MessageAttributeValue> select(
+            Map<String, MessageAttributeValue> attributes, List<String> requested) {
         if (attributes.isEmpty() || requested.isEmpty()) {
             return Map.of();
         }

@@ -33,7 +33,8 @@ public interface CommitPort {
         INSTANCE;
 
         private static final CompletionStage<Void> DONE = CompletableFuture.completedFuture(null);
-        private static final CompletionStage<PartitionSnapshot> NOTHING = CompletableFuture.completedFuture(PartitionSnapshot.EMPTY);
+        private static final CompletionStage<PartitionSnapshot> NOTHING =
+                CompletableFuture.completedFuture(PartitionSnapshot.EMPTY);
 
         @Override
         public CompletionStage<Void> commit(String queueName, int partition, List<PartitionChange> changes) {

@@ -17,5 +17,4 @@ public record Delivery(
         String messageGroupId,
         String deduplicationId,
         String sequenceNumber,
-        String deadLetterSourceArn) {
-}
+        String deadLetterSourceArn) {}

@@ -35,10 +35,10 @@ public enum ErrorCode {
     RECEIPT_HANDLE_IS_INVALID("ReceiptHandleIsInvalid", "ReceiptHandleIsInvalid", 400, true),
     MESSAGE_NOT_INFLIGHT("AWS.SimpleQueueService.MessageNotInflight", "MessageNotInflight", 400, true),
     EMPTY_BATCH_REQUEST("AWS.SimpleQueueService.EmptyBatchRequest", "EmptyBatchRequest", 400, true),
-    TOO_MANY_ENTRIES_IN_BATCH_REQUEST("AWS.SimpleQueueService.TooManyEntriesInBatchRequest",
-            "TooManyEntriesInBatchRequest", 400, true),
-    BATCH_ENTRY_IDS_NOT_DISTINCT("AWS.SimpleQueueService.BatchEntryIdsNotDistinct",
-            "BatchEntryIdsNotDistinct", 400, true),
+    TOO_MANY_ENTRIES_IN_BATCH_REQUEST(
+            "AWS.SimpleQueueService.TooManyEntriesInBatchRequest", "TooManyEntriesInBatchRequest", 400, true),
+    BATCH_ENTRY_IDS_NOT_DISTINCT(
+            "AWS.SimpleQueueService.BatchEntryIdsNotDistinct", "BatchEntryIdsNotDistinct", 400, true),
     INVALID_BATCH_ENTRY_ID("AWS.SimpleQueueService.InvalidBatchEntryId", "InvalidBatchEntryId", 400, true),
     BATCH_REQUEST_TOO_LONG("AWS.SimpleQueueService.BatchRequestTooLong", "BatchRequestTooLong", 400, true),
     RESOURCE_NOT_FOUND("ResourceNotFoundException", "ResourceNotFoundException", 404, true),
@@ -67,10 +67,14 @@ public enum ErrorCode {
     }
 
     /** The code of the Query protocol's {@code <Code>} element and the x-amzn-query-error header. */
-    public String queryCode() { return queryCode; }
+    public String queryCode() {
+        return queryCode;
+    }
 
     /** The shape name after {@code com.amazonaws.sqs#} in the JSON protocol's {@code __type}. */
-    public String jsonShape() { return jsonShape; }
+    public String jsonShape() {
+        return jsonShape;
+    }
 
     /**
      * The code of a failed batch entry (BatchResultErrorEntry.Code), the same in both protocols:
@@ -81,8 +85,12 @@ public enum ErrorCode {
         return queryCode.startsWith(prefix) ? queryCode.substring(prefix.length()) : queryCode;
     }
 
-    public int httpStatus() { return httpStatus; }
+    public int httpStatus() {
+        return httpStatus;
+    }
 
     /** Sender for a bad request, Receiver for the broker's own failure. */
-    public boolean senderFault() { return senderFault; }
+    public boolean senderFault() {
+        return senderFault;
+    }
 }

@@ -9,7 +9,7 @@ import java.util.HexFormat;
 public final class FifoRules {
     private static final int MAX_ID_LENGTH = 128;
 
-    private FifoRules() { }
+    private FifoRules() {}
 
     /**
      * Group and deduplication ids: 1 to 128 alphanumeric or punctuation characters. An absent id
@@ -25,8 +25,9 @@ public final class FifoRules {
             ok = c >= 0x21 && c <= 0x7E;
         }
         if (!ok) {
-            throw SqsException.invalidParameter("Value " + value + " for parameter " + parameter + " is invalid."
-                    + " Reason: " + parameter + " can only include alphanumeric and punctuation characters. 1 to 128 in length.");
+            throw SqsException.invalidParameter(
+                    "Value " + value + " for parameter " + parameter + " is invalid." + " Reason: " + parameter
+                            + " can only include alphanumeric and punctuation characters. 1 to 128 in length.");
         }
     }
 

@@ -9,7 +9,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * not unpredictable (receipt handles carry the secret part).
  */
 public final class Ids {
-    private Ids() { }
+    private Ids() {}
 
     public static String newId() {
         ThreadLocalRandom r = ThreadLocalRandom.current();

@@ -5,7 +5,7 @@ package io.sluice.queue;
  * short poll gets OverLimit, while a long poll gets no error and no new message.
  */
 public final class InFlightQuota {
-    private InFlightQuota() { }
+    private InFlightQuota() {}
 
     /**
      * How many more messages this receive may put in flight.
@@ -16,8 +16,7 @@ public final class InFlightQuota {
         long left = limit - inFlight;
         if (left <= 0) {
             if (shortPoll) {
-                throw new SqsException(ErrorCode.OVER_LIMIT,
-                        "The maximum number of in flight messages is reached");
+                throw new SqsException(ErrorCode.OVER_LIMIT, "The maximum number of in flight messages is reached");
             }
             return 0;
         }

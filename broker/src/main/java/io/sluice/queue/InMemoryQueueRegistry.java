@@ -53,7 +53,8 @@ public final class InMemoryQueueRegistry implements QueueRegistry {
         Long deleted = deletedAt.get(proposed.name());
         if (deleted != null) {
             if (clock.millis() - deleted < DELETED_NAME_COOLDOWN_MILLIS) {
-                throw new SqsException(ErrorCode.QUEUE_DELETED_RECENTLY,
+                throw new SqsException(
+                        ErrorCode.QUEUE_DELETED_RECENTLY,
                         "You must wait 60 seconds after deleting a queue before you can create another with the same name.");
             }
             deletedAt.remove(proposed.name(), deleted);
@@ -64,7 +65,8 @@ public final class InMemoryQueueRegistry implements QueueRegistry {
         }
         String differing = QueueAttributes.firstDifference(existing, proposed);
         if (differing != null) {
-            throw new SqsException(ErrorCode.QUEUE_ALREADY_EXISTS,
+            throw new SqsException(
+                    ErrorCode.QUEUE_ALREADY_EXISTS,
                     "A queue already exists with the same name and a different value for attribute " + differing);
         }
         return existing;

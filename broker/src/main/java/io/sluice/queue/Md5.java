@@ -18,7 +18,7 @@ public final class Md5 {
     private static final byte STRING_TRANSPORT = 1;
     private static final byte BINARY_TRANSPORT = 2;
 
-    private Md5() { }
+    private Md5() {}
 
     public static String ofBody(String body) {
         return HexFormat.of().formatHex(digest().digest(body.getBytes(StandardCharsets.UTF_8)));
@@ -39,7 +39,8 @@ public final class Md5 {
                 updateLengthPrefixed(md, v.binaryValue() == null ? new byte[0] : v.binaryValue());
             } else {
                 md.update(STRING_TRANSPORT);
-                updateLengthPrefixed(md, (v.stringValue() == null ? "" : v.stringValue()).getBytes(StandardCharsets.UTF_8));
+                updateLengthPrefixed(
+                        md, (v.stringValue() == null ? "" : v.stringValue()).getBytes(StandardCharsets.UTF_8));
             }
         }
         return HexFormat.of().formatHex(md.digest());

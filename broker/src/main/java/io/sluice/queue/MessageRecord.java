@@ -21,6 +21,7 @@ public final class MessageRecord {
     final String senderId;
     /** FIFO fields, null on standard queues. */
     final String messageGroupId;
+
     final String deduplicationId;
     /** FIFO: assigned by the partition when the message is stored. */
     String sequenceNumber;
@@ -37,13 +38,19 @@ public final class MessageRecord {
     long receiptToken;
     /** Bumped whenever a deadline is set, so that superseded deadlines in the heap are skipped. */
     int deadlineVersion;
+
     boolean removed;
 
-    public MessageRecord(String messageId, String body,
-                         Map<String, MessageAttributeValue> attributes,
-                         Map<String, MessageAttributeValue> systemAttributes,
-                         long sentTimestamp, String senderId,
-                         String messageGroupId, String deduplicationId, String deadLetterSourceArn) {
+    public MessageRecord(
+            String messageId,
+            String body,
+            Map<String, MessageAttributeValue> attributes,
+            Map<String, MessageAttributeValue> systemAttributes,
+            long sentTimestamp,
+            String senderId,
+            String messageGroupId,
+            String deduplicationId,
+            String deadLetterSourceArn) {
         this.messageId = messageId;
         this.body = body;
         this.attributes = Map.copyOf(attributes);
@@ -90,10 +97,18 @@ public final class MessageRecord {
         return copy(d, null, 0, now, d.deduplicationId());
     }
 
-    private static MessageRecord copy(Delivery d, String sourceArn, int receiveCount, long sentTimestamp,
-                                      String deduplicationId) {
-        MessageRecord r = new MessageRecord(d.messageId(), d.body(), d.attributes(), d.systemAttributes(),
-                sentTimestamp, d.senderId(), d.messageGroupId(), deduplicationId, sourceArn);
+    private static MessageRecord copy(
+            Delivery d, String sourceArn, int receiveCount, long sentTimestamp, String deduplicationId) {
+        MessageRecord r = new MessageRecord(
+                d.messageId(),
+                d.body(),
+                d.attributes(),
+                d.systemAttributes(),
+                sentTimestamp,
+                d.senderId(),
+                d.messageGroupId(),
+                deduplicationId,
+                sourceArn);
         r.receiveCount = receiveCount;
         r.firstReceiveTimestamp = receiveCount == 0 ? 0 : d.firstReceiveTimestamp();
         return r;
@@ -101,31 +116,87 @@ public final class MessageRecord {
 
     /** The same message under another id: a FIFO send stored under the id its deduplication reserved. */
     public MessageRecord withMessageId(String id) {
-        return new MessageRecord(id, body, attributes, systemAttributes, sentTimestamp, senderId,
-                messageGroupId, deduplicationId, deadLetterSourceArn);
+        return new MessageRecord(
+                id,
+                body,
+                attributes,
+                systemAttributes,
+                sentTimestamp,
+                senderId,
+                messageGroupId,
+                deduplicationId,
+                deadLetterSourceArn);
     }
 
-    public String messageId() { return messageId; }
-    public String md5OfBody() { return md5OfBody; }
-    public String md5OfAttributes() { return md5OfAttributes; }
-    public String md5OfSystemAttributes() { return md5OfSystemAttributes; }
-    public String messageGroupId() { return messageGroupId; }
-    public String sequenceNumber() { return sequenceNumber; }
-    public MessageState state() { return state; }
-    public long visibleAt() { return visibleAt; }
-    public int receiveCount() { return receiveCount; }
+    public String messageId() {
+        return messageId;
+    }
+
+    public String md5OfBody() {
+        return md5OfBody;
+    }
+
+    public String md5OfAttributes() {
+        return md5OfAttributes;
+    }
+
+    public String md5OfSystemAttributes() {
+        return md5OfSystemAttributes;
+    }
+
+    public String messageGroupId() {
+        return messageGroupId;
+    }
+
+    public String sequenceNumber() {
+        return sequenceNumber;
+    }
+
+    public MessageState state() {
+        return state;
+    }
+
+    public long visibleAt() {
+        return visibleAt;
+    }
+
+    public int receiveCount() {
+        return receiveCount;
+    }
 
     /** The whole state, for replication. */
     public StoredMessage snapshot() {
-        return new StoredMessage(messageId, body, attributes, systemAttributes, sentTimestamp, senderId,
-                messageGroupId, deduplicationId, sequenceNumber, deadLetterSourceArn, state, visibleAt,
-                receiveCount, firstReceiveTimestamp, receivedAt, receiptToken);
+        return new StoredMessage(
+                messageId,
+                body,
+                attributes,
+                systemAttributes,
+                sentTimestamp,
+                senderId,
+                messageGroupId,
+                deduplicationId,
+                sequenceNumber,
+                deadLetterSourceArn,
+                state,
+                visibleAt,
+                receiveCount,
+                firstReceiveTimestamp,
+                receivedAt,
+                receiptToken);
     }
 
     /** A record rebuilt from its replica, in the state it was committed in. */
     public static MessageRecord restore(StoredMessage s) {
-        MessageRecord r = new MessageRecord(s.messageId(), s.body(), s.attributes(), s.systemAttributes(),
-                s.sentTimestamp(), s.senderId(), s.messageGroupId(), s.deduplicationId(), s.deadLetterSourceArn());
+        MessageRecord r = new MessageRecord(
+                s.messageId(),
+                s.body(),
+                s.attributes(),
+                s.systemAttributes(),
+                s.sentTimestamp(),
+                s.senderId(),
+                s.messageGroupId(),
+                s.deduplicationId(),
+                s.deadLetterSourceArn());
         r.sequenceNumber = s.sequenceNumber();
         r.state = s.state();
         r.visibleAt = s.visibleAt();
@@ -138,8 +209,20 @@ public final class MessageRecord {
 
     /** An immutable copy of what a receiver is given, safe to hand to another thread. */
     Delivery deliver() {
-        return new Delivery(messageId, receiptToken, body, md5OfBody, attributes, systemAttributes,
-                sentTimestamp, senderId, receiveCount, firstReceiveTimestamp,
-                messageGroupId, deduplicationId, sequenceNumber, deadLetterSourceArn);
+        return new Delivery(
+                messageId,
+                receiptToken,
+                body,
+                md5OfBody,
+                attributes,
+                systemAttributes,
+                sentTimestamp,
+                senderId,
+                receiveCount,
+                firstReceiveTimestamp,
+                messageGroupId,
+                deduplicationId,
+                sequenceNumber,
+                deadLetterSourceArn);
     }
 }

@@ -17,7 +17,7 @@ public final class MessageRules {
     private static final String INVALID_CHARACTERS = "Invalid characters found. Valid values:"
             + " #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF";
 
-    private MessageRules() { }
+    private MessageRules() {}
 
     /** Body characters must be ones XML allows, since SQS carries bodies in XML. */
     public static void checkBody(String body) {
@@ -32,7 +32,9 @@ public final class MessageRules {
     public static boolean allowedCharacters(String s) {
         for (int i = 0; i < s.length(); ) {
             int c = s.codePointAt(i);
-            boolean ok = c == 0x9 || c == 0xA || c == 0xD
+            boolean ok = c == 0x9
+                    || c == 0xA
+                    || c == 0xD
                     || (c >= 0x20 && c <= 0xD7FF)
                     || (c >= 0xE000 && c <= 0xFFFD)
                     || (c >= 0x10000 && c <= 0x10FFFF);
@@ -58,8 +60,12 @@ public final class MessageRules {
 
     static void checkAttributeName(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
-        if (!ATTRIBUTE_NAME.matcher(name).matches() || name.startsWith(".") || name.endsWith(".")
-                || name.contains("..") || lower.startsWith("aws.") || lower.startsWith("amazon.")) {
+        if (!ATTRIBUTE_NAME.matcher(name).matches()
+                || name.startsWith(".")
+                || name.endsWith(".")
+                || name.contains("..")
+                || lower.startsWith("aws.")
+                || lower.startsWith("amazon.")) {
             throw SqsException.invalidParameter("Message (user) attribute name '" + name + "' is invalid."
                     + " Names can contain alphanumeric characters, hyphens, underscores and periods,"
                     + " must not start or end with a period, must not have consecutive periods,"
@@ -70,7 +76,8 @@ public final class MessageRules {
     static void checkAttributeValue(String name, MessageAttributeValue v) {
         String type = v.dataType();
         if (type == null || type.isEmpty()) {
-            throw SqsException.invalidParameter("The message attribute '" + name + "' must contain non-empty message attribute type.");
+            throw SqsException.invalidParameter(
+                    "The message attribute '" + name + "' must contain non-empty message attribute type.");
         }
         if (type.length() > 256 || !DATA_TYPE.matcher(type).matches()) {
             throw SqsException.invalidParameter("The type of message (user) attribute '" + name
@@ -78,20 +85,20 @@ public final class MessageRules {
         }
         if (v.isBinary()) {
             if (v.binaryValue() == null || v.binaryValue().length == 0) {
-                throw SqsException.invalidParameter("The message attribute '" + name
-                        + "' with type 'Binary' must use field 'Binary'.");
+                throw SqsException.invalidParameter(
+                        "The message attribute '" + name + "' with type 'Binary' must use field 'Binary'.");
             }
             return;
         }
         String s = v.stringValue();
         if (s == null || s.isEmpty()) {
-            throw SqsException.invalidParameter("The message attribute '" + name + "' with type '"
-                    + type + "' must use field 'String'.");
+            throw SqsException.invalidParameter(
+                    "The message attribute '" + name + "' with type '" + type + "' must use field 'String'.");
         }
         if (!allowedCharacters(s)) {
             // InvalidMessageContents is the body's error; an attribute's value is a parameter value.
-            throw SqsException.invalidParameter("Message (user) attribute '" + name + "' value is invalid. "
-                    + INVALID_CHARACTERS);
+            throw SqsException.invalidParameter(
+                    "Message (user) attribute '" + name + "' value is invalid. " + INVALID_CHARACTERS);
         }
         if (type.equals("Number") || type.startsWith("Number.")) {
             try {
@@ -100,8 +107,8 @@ public final class MessageRules {
                     throw new NumberFormatException();
                 }
             } catch (NumberFormatException ex) {
-                throw SqsException.invalidParameter("Can't cast the value of message (user) attribute '"
-                        + name + "' to a number.");
+                throw SqsException.invalidParameter(
+                        "Can't cast the value of message (user) attribute '" + name + "' to a number.");
             }
         }
     }
@@ -113,12 +120,15 @@ public final class MessageRules {
                 throw SqsException.invalidParameter("Message system attribute name '" + e.getKey() + "' is invalid.");
             }
             MessageAttributeValue v = e.getValue();
-            if (!"String".equals(v.dataType()) || v.stringValue() == null || v.stringValue().isEmpty()) {
-                throw SqsException.invalidParameter("Message system attribute 'AWSTraceHeader' must be a non-empty String.");
+            if (!"String".equals(v.dataType())
+                    || v.stringValue() == null
+                    || v.stringValue().isEmpty()) {
+                throw SqsException.invalidParameter(
+                        "Message system attribute 'AWSTraceHeader' must be a non-empty String.");
             }
             if (!allowedCharacters(v.stringValue())) {
-                throw SqsException.invalidParameter("Message system attribute 'AWSTraceHeader' value is invalid. "
-                        + INVALID_CHARACTERS);
+                throw SqsException.invalidParameter(
+                        "Message system attribute 'AWSTraceHeader' value is invalid. " + INVALID_CHARACTERS);
             }
         }
     }
@@ -134,28 +144,44 @@ public final class MessageRules {
 
     public static void checkSize(int size, int maximumMessageSize) {
         if (size > maximumMessageSize) {
-            throw SqsException.invalidParameter("One or more parameters are invalid. Reason: Message must be shorter than "
-                    + maximumMessageSize + " bytes.");
+            throw SqsException.invalidParameter(
+                    "One or more parameters are invalid. Reason: Message must be shorter than " + maximumMessageSize
+                            + " bytes.");
         }
     }
 
     public static int delaySeconds(Integer requested, int queueDefault) {
-        return inRange("DelaySeconds", requested, queueDefault, 0, MAX_DELAY_SECONDS,
-                "DelaySeconds must be >= 0 and <= 900.");
+        return inRange(
+                "DelaySeconds", requested, queueDefault, 0, MAX_DELAY_SECONDS, "DelaySeconds must be >= 0 and <= 900.");
     }
 
     public static int maxNumberOfMessages(Integer requested) {
-        return inRange("MaxNumberOfMessages", requested, 1, 1, MAX_MESSAGES_PER_RECEIVE,
+        return inRange(
+                "MaxNumberOfMessages",
+                requested,
+                1,
+                1,
+                MAX_MESSAGES_PER_RECEIVE,
                 "Must be between 1 and 10, if provided.");
     }
 
     public static int waitTimeSeconds(Integer requested, int queueDefault) {
-        return inRange("WaitTimeSeconds", requested, queueDefault, 0, MAX_WAIT_SECONDS,
+        return inRange(
+                "WaitTimeSeconds",
+                requested,
+                queueDefault,
+                0,
+                MAX_WAIT_SECONDS,
                 "Must be >= 0 and <= 20, if provided.");
     }
 
     public static int visibilityTimeout(Integer requested, int queueDefault) {
-        return inRange("VisibilityTimeout", requested, queueDefault, 0, MAX_VISIBILITY_SECONDS,
+        return inRange(
+                "VisibilityTimeout",
+                requested,
+                queueDefault,
+                0,
+                MAX_VISIBILITY_SECONDS,
                 "Must be >= 0 and <= 43200, if provided.");
     }
 
@@ -165,8 +191,8 @@ public final class MessageRules {
             return absent;
         }
         if (requested < min || requested > max) {
-            throw SqsException.invalidParameter("Value " + requested + " for parameter " + parameter + " is invalid."
-                    + " Reason: " + reason);
+            throw SqsException.invalidParameter(
+                    "Value " + requested + " for parameter " + parameter + " is invalid." + " Reason: " + reason);
         }
         return requested;
     }

@@ -36,12 +36,14 @@ public final class Partition {
     private final int index;
     /** All messages in send order: the head is the oldest, so retention expiry scans from it. */
     private final LinkedHashMap<String, MessageRecord> messages = new LinkedHashMap<>();
+
     private final ReadySet ready;
     private final PriorityQueue<Deadline> deadlines = new PriorityQueue<>();
     private final List<PartitionChange> changes = new ArrayList<>();
     private final RandomGenerator tokens = new SplittableRandom();
     /** FIFO deduplication records and receive attempts, oldest first so expiry scans from the head. */
     private final LinkedHashMap<String, DedupEntry> dedup = new LinkedHashMap<>();
+
     private final LinkedHashMap<String, Attempt> attempts = new LinkedHashMap<>();
 
     private int visibleCount;
@@ -49,14 +51,17 @@ public final class Partition {
     private int delayedCount;
     /** Messages that became receivable since the owner last asked: long polls wait for these. */
     private int newlyVisible;
+
     private final SequenceClock sequences;
 
     private record Deadline(long at, MessageRecord record, int version) implements Comparable<Deadline> {
         @Override
-        public int compareTo(Deadline o) { return Long.compare(at, o.at); }
+        public int compareTo(Deadline o) {
+            return Long.compare(at, o.at);
+        }
     }
 
-    private record Attempt(List<AttemptRef> refs, long expiresAt) { }
+    private record Attempt(List<AttemptRef> refs, long expiresAt) {}
 
     /**
      * @param clock           the time source
@@ -198,7 +203,8 @@ public final class Partition {
         MessageRecord r = messages.get(messageId);
         boolean current = r != null && r.receiptToken == receiptToken && r.receiveCount > 0;
         if (fifo && r != null && (!current || r.state != MessageState.IN_FLIGHT)) {
-            throw SqsException.invalidParameter("Value for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired.");
+            throw SqsException.invalidParameter(
+                    "Value for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired.");
         }
         if (!current) {
             return false;
@@ -225,8 +231,9 @@ public final class Partition {
             throw new SqsException(ErrorCode.MESSAGE_NOT_INFLIGHT, "The message referred to isn't in flight.");
         }
         if (now + timeoutMillis > r.receivedAt + MAX_VISIBILITY_MILLIS) {
-            throw SqsException.invalidParameter("Value " + timeoutMillis / 1000 + " for parameter VisibilityTimeout is invalid."
-                    + " Reason: Total VisibilityTimeout for the message is beyond the limit [43200 seconds]");
+            throw SqsException.invalidParameter(
+                    "Value " + timeoutMillis / 1000 + " for parameter VisibilityTimeout is invalid."
+                            + " Reason: Total VisibilityTimeout for the message is beyond the limit [43200 seconds]");
         }
         if (r.state == MessageState.VISIBLE) {
             if (timeoutMillis > 0) {
@@ -278,9 +285,10 @@ public final class Partition {
         List<StoredMessage> ordered = new ArrayList<>(snapshot.messages());
         // FIFO order is the order the partition stored messages in, which sequence numbers record
         // (zero-padded, so text order is number order); sent times may come from other nodes' clocks.
-        ordered.sort(fifo
-                ? Comparator.comparing(StoredMessage::sequenceNumber)
-                : Comparator.comparingLong(StoredMessage::sentTimestamp));
+        ordered.sort(
+                fifo
+                        ? Comparator.comparing(StoredMessage::sequenceNumber)
+                        : Comparator.comparingLong(StoredMessage::sentTimestamp));
         for (StoredMessage s : ordered) {
             MessageRecord r = MessageRecord.restore(s);
             messages.put(r.messageId, r);
@@ -368,17 +376,30 @@ public final class Partition {
         return out;
     }
 
-    public boolean hasChanges() { return !changes.isEmpty(); }
+    public boolean hasChanges() {
+        return !changes.isEmpty();
+    }
 
     /** Forgets the changes since the last drain: for an owner with nowhere to write them. */
     public void discardChanges() {
         changes.clear();
     }
 
-    public int visibleCount() { return visibleCount; }
-    public int inFlightCount() { return inFlightCount; }
-    public int delayedCount() { return delayedCount; }
-    public int size() { return messages.size(); }
+    public int visibleCount() {
+        return visibleCount;
+    }
+
+    public int inFlightCount() {
+        return inFlightCount;
+    }
+
+    public int delayedCount() {
+        return delayedCount;
+    }
+
+    public int size() {
+        return messages.size();
+    }
 
     /** When the oldest message still held was sent (messages are kept in arrival order), or 0 when none is. */
     public long oldestSentTimestamp() {
@@ -424,8 +445,11 @@ public final class Partition {
         expireHead(attempts, now, Attempt::expiresAt, PartitionChange.AttemptRemoved::new);
     }
 
-    private <V> void expireHead(LinkedHashMap<String, V> map, long now,
-                                ToLongFunction<V> expiresAt, Function<String, PartitionChange> removal) {
+    private <V> void expireHead(
+            LinkedHashMap<String, V> map,
+            long now,
+            ToLongFunction<V> expiresAt,
+            Function<String, PartitionChange> removal) {
         Iterator<Map.Entry<String, V>> it = map.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<String, V> e = it.next();

@@ -18,17 +18,17 @@ public sealed interface PartitionChange {
     }
 
     /** The message was deleted, purged or expired. */
-    record MessageRemoved(String messageId) implements PartitionChange { }
+    record MessageRemoved(String messageId) implements PartitionChange {}
 
     /** A deduplication record was made or confirmed. */
-    record DedupStored(String key, DedupEntry entry) implements PartitionChange { }
+    record DedupStored(String key, DedupEntry entry) implements PartitionChange {}
 
     /** A deduplication record's window ended. */
-    record DedupRemoved(String key) implements PartitionChange { }
+    record DedupRemoved(String key) implements PartitionChange {}
 
     /** A FIFO receive attempt was remembered. */
-    record AttemptStored(String attemptId, StoredAttempt attempt) implements PartitionChange { }
+    record AttemptStored(String attemptId, StoredAttempt attempt) implements PartitionChange {}
 
     /** A receive attempt's window ended. */
-    record AttemptRemoved(String attemptId) implements PartitionChange { }
+    record AttemptRemoved(String attemptId) implements PartitionChange {}
 }

@@ -40,23 +40,49 @@ public final class QueueAttributes {
             RECEIVE_MESSAGE_WAIT_TIME_SECONDS, new long[] {0, 20},
             KMS_DATA_KEY_REUSE_PERIOD_SECONDS, new long[] {60, 86_400});
 
-    private static final Set<String> SETTABLE = Set.of(VISIBILITY_TIMEOUT, DELAY_SECONDS, MAXIMUM_MESSAGE_SIZE,
-            MESSAGE_RETENTION_PERIOD, RECEIVE_MESSAGE_WAIT_TIME_SECONDS, POLICY, REDRIVE_POLICY,
-            REDRIVE_ALLOW_POLICY, KMS_MASTER_KEY_ID, KMS_DATA_KEY_REUSE_PERIOD_SECONDS, SQS_MANAGED_SSE_ENABLED);
-    private static final Set<String> FIFO_ONLY = Set.of(FIFO_QUEUE, CONTENT_BASED_DEDUPLICATION,
-            DEDUPLICATION_SCOPE, FIFO_THROUGHPUT_LIMIT);
-    private static final List<String> COUNTS = List.of(APPROXIMATE_NUMBER_OF_MESSAGES,
-            APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE, APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED);
+    private static final Set<String> SETTABLE = Set.of(
+            VISIBILITY_TIMEOUT,
+            DELAY_SECONDS,
+            MAXIMUM_MESSAGE_SIZE,
+            MESSAGE_RETENTION_PERIOD,
+            RECEIVE_MESSAGE_WAIT_TIME_SECONDS,
+            POLICY,
+            REDRIVE_POLICY,
+            REDRIVE_ALLOW_POLICY,
+            KMS_MASTER_KEY_ID,
+            KMS_DATA_KEY_REUSE_PERIOD_SECONDS,
+            SQS_MANAGED_SSE_ENABLED);
+    private static final Set<String> FIFO_ONLY =
+            Set.of(FIFO_QUEUE, CONTENT_BASED_DEDUPLICATION, DEDUPLICATION_SCOPE, FIFO_THROUGHPUT_LIMIT);
+    private static final List<String> COUNTS = List.of(
+            APPROXIMATE_NUMBER_OF_MESSAGES,
+            APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
+            APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED);
     /** The order GetQueueAttributes(All) reports in. */
-    private static final List<String> REPORT_ORDER = List.of(QUEUE_ARN, APPROXIMATE_NUMBER_OF_MESSAGES,
-            APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE, APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED,
-            CREATED_TIMESTAMP, LAST_MODIFIED_TIMESTAMP, VISIBILITY_TIMEOUT, MAXIMUM_MESSAGE_SIZE,
-            MESSAGE_RETENTION_PERIOD, DELAY_SECONDS, RECEIVE_MESSAGE_WAIT_TIME_SECONDS, POLICY,
-            REDRIVE_POLICY, REDRIVE_ALLOW_POLICY, KMS_MASTER_KEY_ID, KMS_DATA_KEY_REUSE_PERIOD_SECONDS,
-            SQS_MANAGED_SSE_ENABLED, FIFO_QUEUE, CONTENT_BASED_DEDUPLICATION, DEDUPLICATION_SCOPE,
+    private static final List<String> REPORT_ORDER = List.of(
+            QUEUE_ARN,
+            APPROXIMATE_NUMBER_OF_MESSAGES,
+            APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
+            APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED,
+            CREATED_TIMESTAMP,
+            LAST_MODIFIED_TIMESTAMP,
+            VISIBILITY_TIMEOUT,
+            MAXIMUM_MESSAGE_SIZE,
+            MESSAGE_RETENTION_PERIOD,
+            DELAY_SECONDS,
+            RECEIVE_MESSAGE_WAIT_TIME_SECONDS,
+            POLICY,
+            REDRIVE_POLICY,
+            REDRIVE_ALLOW_POLICY,
+            KMS_MASTER_KEY_ID,
+            KMS_DATA_KEY_REUSE_PERIOD_SECONDS,
+            SQS_MANAGED_SSE_ENABLED,
+            FIFO_QUEUE,
+            CONTENT_BASED_DEDUPLICATION,
+            DEDUPLICATION_SCOPE,
             FIFO_THROUGHPUT_LIMIT);
 
-    private QueueAttributes() { }
+    private QueueAttributes() {}
 
     /** SQS's default for an attribute not set, or null when SQS then leaves it out. */
     static String defaultValue(String name, boolean fifo) {
@@ -184,8 +210,10 @@ public final class QueueAttributes {
                 case CREATED_TIMESTAMP -> Long.toString(meta.createdMillis() / 1000);
                 case LAST_MODIFIED_TIMESTAMP -> Long.toString(meta.lastModifiedMillis() / 1000);
                 // As SQS: only a queue with SSE-KMS (a key named) has a data key reuse period to show.
-                case KMS_DATA_KEY_REUSE_PERIOD_SECONDS -> !meta.attributes().getOrDefault(KMS_MASTER_KEY_ID, "").isEmpty()
-                        ? meta.attributes().getOrDefault(name, "300") : null;
+                case KMS_DATA_KEY_REUSE_PERIOD_SECONDS ->
+                    !meta.attributes().getOrDefault(KMS_MASTER_KEY_ID, "").isEmpty()
+                            ? meta.attributes().getOrDefault(name, "300")
+                            : null;
                 default -> meta.attribute(name);
             };
             if (value != null && !value.isEmpty()) {

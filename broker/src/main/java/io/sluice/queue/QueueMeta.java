@@ -35,9 +35,16 @@ public final class QueueMeta {
      * @param purgedAt      when the last PurgeQueue started, 0 if never: SQS allows one per 60 s
      * @param redrivePolicy the queue's dead-letter policy, or null
      */
-    public QueueMeta(String name, boolean fifo, int partitions, long createdMillis, long lastModifiedMillis,
-                     Map<String, String> attributes, Map<String, String> tags, long purgedAt,
-                     RedrivePolicy redrivePolicy) {
+    public QueueMeta(
+            String name,
+            boolean fifo,
+            int partitions,
+            long createdMillis,
+            long lastModifiedMillis,
+            Map<String, String> attributes,
+            Map<String, String> tags,
+            long purgedAt,
+            RedrivePolicy redrivePolicy) {
         if (attributes.containsKey(QueueAttributes.REDRIVE_POLICY)) {
             throw new IllegalArgumentException("the redrive policy is given parsed, not as an attribute");
         }
@@ -60,20 +67,49 @@ public final class QueueMeta {
     }
 
     /** A queue without a redrive policy. */
-    public QueueMeta(String name, boolean fifo, int partitions, long createdMillis, long lastModifiedMillis,
-                     Map<String, String> attributes, Map<String, String> tags, long purgedAt) {
+    public QueueMeta(
+            String name,
+            boolean fifo,
+            int partitions,
+            long createdMillis,
+            long lastModifiedMillis,
+            Map<String, String> attributes,
+            Map<String, String> tags,
+            long purgedAt) {
         this(name, fifo, partitions, createdMillis, lastModifiedMillis, attributes, tags, purgedAt, null);
     }
 
-    public String name() { return name; }
-    public boolean fifo() { return fifo; }
-    public int partitions() { return partitions; }
-    public long createdMillis() { return createdMillis; }
-    public long lastModifiedMillis() { return lastModifiedMillis; }
+    public String name() {
+        return name;
+    }
+
+    public boolean fifo() {
+        return fifo;
+    }
+
+    public int partitions() {
+        return partitions;
+    }
+
+    public long createdMillis() {
+        return createdMillis;
+    }
+
+    public long lastModifiedMillis() {
+        return lastModifiedMillis;
+    }
     /** The attributes set on the queue, as set (the RedrivePolicy apart: see {@link #redrivePolicy()}). */
-    public Map<String, String> attributes() { return attributes; }
-    public Map<String, String> tags() { return tags; }
-    public long purgedAt() { return purgedAt; }
+    public Map<String, String> attributes() {
+        return attributes;
+    }
+
+    public Map<String, String> tags() {
+        return tags;
+    }
+
+    public long purgedAt() {
+        return purgedAt;
+    }
 
     /** An attribute's effective value as SQS reports it: the one set, or SQS's default. */
     public String attribute(String name) {
@@ -84,18 +120,39 @@ public final class QueueMeta {
         return v != null ? v : QueueAttributes.defaultValue(name, fifo);
     }
 
-    public int visibilityTimeoutSeconds() { return visibilityTimeoutSeconds; }
-    public int delaySeconds() { return delaySeconds; }
-    public int maximumMessageSize() { return maximumMessageSize; }
-    public long retentionMillis() { return retentionMillis; }
-    public int receiveWaitTimeSeconds() { return receiveWaitTimeSeconds; }
-    public boolean contentBasedDeduplication() { return contentBasedDeduplication; }
+    public int visibilityTimeoutSeconds() {
+        return visibilityTimeoutSeconds;
+    }
+
+    public int delaySeconds() {
+        return delaySeconds;
+    }
+
+    public int maximumMessageSize() {
+        return maximumMessageSize;
+    }
+
+    public long retentionMillis() {
+        return retentionMillis;
+    }
+
+    public int receiveWaitTimeSeconds() {
+        return receiveWaitTimeSeconds;
+    }
+
+    public boolean contentBasedDeduplication() {
+        return contentBasedDeduplication;
+    }
 
     /** High-throughput FIFO: deduplication per message group instead of queue-wide. */
-    public boolean deduplicatesPerGroup() { return deduplicatesPerGroup; }
+    public boolean deduplicatesPerGroup() {
+        return deduplicatesPerGroup;
+    }
 
     /** The redrive policy, or null when none is set. */
-    public RedrivePolicy redrivePolicy() { return redrivePolicy; }
+    public RedrivePolicy redrivePolicy() {
+        return redrivePolicy;
+    }
 
     /** With these attributes set (a null value removes one); the RedrivePolicy is {@link #withRedrivePolicy}'s. */
     public QueueMeta withAttributes(Map<String, String> changes, long now) {
@@ -116,27 +173,41 @@ public final class QueueMeta {
     }
 
     public QueueMeta withTags(Map<String, String> newTags) {
-        return new QueueMeta(name, fifo, partitions, createdMillis, lastModifiedMillis, attributes, newTags, purgedAt,
+        return new QueueMeta(
+                name,
+                fifo,
+                partitions,
+                createdMillis,
+                lastModifiedMillis,
+                attributes,
+                newTags,
+                purgedAt,
                 redrivePolicy);
     }
 
     public QueueMeta withPurgedAt(long when) {
-        return new QueueMeta(name, fifo, partitions, createdMillis, lastModifiedMillis, attributes, tags, when,
-                redrivePolicy);
+        return new QueueMeta(
+                name, fifo, partitions, createdMillis, lastModifiedMillis, attributes, tags, when, redrivePolicy);
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof QueueMeta q && name.equals(q.name) && fifo == q.fifo && partitions == q.partitions
-                && createdMillis == q.createdMillis && lastModifiedMillis == q.lastModifiedMillis
-                && attributes.equals(q.attributes) && tags.equals(q.tags) && purgedAt == q.purgedAt
+        return o instanceof QueueMeta q
+                && name.equals(q.name)
+                && fifo == q.fifo
+                && partitions == q.partitions
+                && createdMillis == q.createdMillis
+                && lastModifiedMillis == q.lastModifiedMillis
+                && attributes.equals(q.attributes)
+                && tags.equals(q.tags)
+                && purgedAt == q.purgedAt
                 && Objects.equals(redrivePolicy, q.redrivePolicy);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, fifo, partitions, createdMillis, lastModifiedMillis, attributes, tags, purgedAt,
-                redrivePolicy);
+        return Objects.hash(
+                name, fifo, partitions, createdMillis, lastModifiedMillis, attributes, tags, purgedAt, redrivePolicy);
     }
 
     @Override

@@ -7,7 +7,7 @@ public final class QueueNames {
     private static final Pattern STANDARD = Pattern.compile("[A-Za-z0-9_-]{1,80}");
     private static final Pattern FIFO = Pattern.compile("[A-Za-z0-9_-]{1,75}\\.fifo");
 
-    private QueueNames() { }
+    private QueueNames() {}
 
     public static boolean isFifoName(String name) {
         return name.endsWith(".fifo");
@@ -15,10 +15,11 @@ public final class QueueNames {
 
     public static void check(String name, boolean fifo) {
         if (!(fifo ? FIFO : STANDARD).matcher(name).matches()) {
-            throw SqsException.invalidParameter(fifo
-                    ? "The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores,"
-                      + " must end with .fifo suffix and be 1 to 80 in length."
-                    : "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length");
+            throw SqsException.invalidParameter(
+                    fifo
+                            ? "The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores,"
+                                    + " must end with .fifo suffix and be 1 to 80 in length."
+                            : "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length");
         }
     }
 }

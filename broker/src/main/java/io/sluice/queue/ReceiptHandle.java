@@ -35,8 +35,12 @@ public record ReceiptHandle(String queueName, int partition, String messageId, l
             byte[] queue = h.queueName.getBytes(StandardCharsets.UTF_8);
             byte[] id = h.messageId.getBytes(StandardCharsets.UTF_8);
             ByteBuffer buf = ByteBuffer.allocate(2 + queue.length + 4 + 2 + id.length + 8 + MAC_BYTES);
-            buf.putShort((short) queue.length).put(queue).putInt(h.partition)
-                    .putShort((short) id.length).put(id).putLong(h.token);
+            buf.putShort((short) queue.length)
+                    .put(queue)
+                    .putInt(h.partition)
+                    .putShort((short) id.length)
+                    .put(id)
+                    .putLong(h.token);
             byte[] mac = mac(buf.array(), buf.position());
             buf.put(mac, 0, MAC_BYTES);
             return ENCODER.encodeToString(buf.array());
@@ -62,10 +66,12 @@ public record ReceiptHandle(String queueName, int partition, String messageId, l
                 byte[] id = new byte[buf.getShort()];
                 buf.get(id);
                 long token = buf.getLong();
-                return new ReceiptHandle(new String(queue, StandardCharsets.UTF_8), partition,
-                        new String(id, StandardCharsets.UTF_8), token);
-            } catch (IllegalArgumentException | BufferUnderflowException
-                     | NegativeArraySizeException e) {
+                return new ReceiptHandle(
+                        new String(queue, StandardCharsets.UTF_8),
+                        partition,
+                        new String(id, StandardCharsets.UTF_8),
+                        token);
+            } catch (IllegalArgumentException | BufferUnderflowException | NegativeArraySizeException e) {
                 throw invalid(text);
             }
         }
@@ -88,7 +94,8 @@ public record ReceiptHandle(String queueName, int partition, String messageId, l
     }
 
     public static SqsException invalid(String text) {
-        return new SqsException(ErrorCode.RECEIPT_HANDLE_IS_INVALID,
+        return new SqsException(
+                ErrorCode.RECEIPT_HANDLE_IS_INVALID,
                 "The input receipt handle \"" + text + "\" is not a valid receipt handle.");
     }
 }

@@ -17,8 +17,10 @@ public record RedrivePolicy(String deadLetterTargetArn, int maxReceiveCount) {
             throw invalid("RedrivePolicy", "Redrive policy does not contain a deadLetterTargetArn.");
         }
         if (maxReceiveCount < 1 || maxReceiveCount > MAX_RECEIVE_COUNT) {
-            throw invalid("RedrivePolicy", "Invalid value for maxReceiveCount: " + maxReceiveCount
-                    + ", valid values are from 1 to 1000 both inclusive.");
+            throw invalid(
+                    "RedrivePolicy",
+                    "Invalid value for maxReceiveCount: " + maxReceiveCount
+                            + ", valid values are from 1 to 1000 both inclusive.");
         }
     }
 
@@ -40,7 +42,8 @@ public record RedrivePolicy(String deadLetterTargetArn, int maxReceiveCount) {
             if (!List.of("allowAll", "denyAll", "byQueue").contains(redrivePermission)) {
                 throw invalid("RedriveAllowPolicy", "redrivePermission must be allowAll, denyAll or byQueue.");
             }
-            if (redrivePermission.equals("byQueue") && (sourceQueueArns.isEmpty() || sourceQueueArns.size() > MAX_SOURCE_ARNS)) {
+            if (redrivePermission.equals("byQueue")
+                    && (sourceQueueArns.isEmpty() || sourceQueueArns.size() > MAX_SOURCE_ARNS)) {
                 throw invalid("RedriveAllowPolicy", "byQueue needs 1 to 10 sourceQueueArns.");
             }
             if (!redrivePermission.equals("byQueue") && !sourceQueueArns.isEmpty()) {
@@ -63,12 +66,15 @@ public record RedrivePolicy(String deadLetterTargetArn, int maxReceiveCount) {
             throw invalid("RedrivePolicy", "Dead letter target does not exist.");
         }
         if (target.fifo() != sourceFifo) {
-            throw invalid("RedrivePolicy", sourceFifo
-                    ? "Dead-letter queue of a FIFO queue must be a FIFO queue."
-                    : "Dead-letter queue of a standard queue must be a standard queue.");
+            throw invalid(
+                    "RedrivePolicy",
+                    sourceFifo
+                            ? "Dead-letter queue of a FIFO queue must be a FIFO queue."
+                            : "Dead-letter queue of a standard queue must be a standard queue.");
         }
         if (!allow.allows(sourceArn)) {
-            throw invalid("RedrivePolicy", "The dead-letter queue's RedriveAllowPolicy does not allow this source queue.");
+            throw invalid(
+                    "RedrivePolicy", "The dead-letter queue's RedriveAllowPolicy does not allow this source queue.");
         }
     }
 

@@ -24,7 +24,7 @@ public final class ShortPollSampler {
     /** How rarely a sampled partition holding messages is not asked after all. */
     static final int MISS_ONE_IN = 1_000;
 
-    private ShortPollSampler() { }
+    private ShortPollSampler() {}
 
     /** Partition indexes to poll, most promising first. */
     public static List<Integer> sample(int[] visibleCounts, RandomGenerator random) {

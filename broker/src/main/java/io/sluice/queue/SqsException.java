@@ -9,14 +9,15 @@ public class SqsException extends RuntimeException {
         this.code = code;
     }
 
-    public ErrorCode code() { return code; }
+    public ErrorCode code() {
+        return code;
+    }
 
     public static SqsException invalidParameter(String message) {
         return new SqsException(ErrorCode.INVALID_PARAMETER_VALUE, message);
     }
 
     public static SqsException missingParameter(String name) {
-        return new SqsException(ErrorCode.MISSING_PARAMETER,
-                "The request must contain the parameter " + name + ".");
+        return new SqsException(ErrorCode.MISSING_PARAMETER, "The request must contain the parameter " + name + ".");
     }
 }

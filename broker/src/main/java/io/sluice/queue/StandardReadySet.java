@@ -7,7 +7,7 @@ final class StandardReadySet implements ReadySet {
     private final ArrayDeque<MessageRecord> visible = new ArrayDeque<>();
 
     @Override
-    public void stored(MessageRecord r) { }
+    public void stored(MessageRecord r) {}
 
     @Override
     public boolean becameVisible(MessageRecord r) {
@@ -16,10 +16,10 @@ final class StandardReadySet implements ReadySet {
     }
 
     @Override
-    public void tookInFlight(MessageRecord r) { }
+    public void tookInFlight(MessageRecord r) {}
 
     @Override
-    public void leftInFlight(MessageRecord r) { }
+    public void leftInFlight(MessageRecord r) {}
 
     @Override
     public boolean removed(MessageRecord r, MessageState lastState) {
@@ -38,7 +38,7 @@ final class StandardReadySet implements ReadySet {
     }
 
     @Override
-    public void endReceive() { }
+    public void endReceive() {}
 
     @Override
     public void clear() {

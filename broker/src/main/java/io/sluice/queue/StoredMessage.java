@@ -23,5 +23,4 @@ public record StoredMessage(
         int receiveCount,
         long firstReceiveTimestamp,
         long receivedAt,
-        long receiptToken) {
-}
+        long receiptToken) {}

@@ -2,7 +2,7 @@ package io.sluice.queue;
 
 /** UTF-8 byte counts without encoding: message size limits are in UTF-8 bytes. */
 final class Utf8 {
-    private Utf8() { }
+    private Utf8() {}
 
     static int length(CharSequence s) {
         int bytes = 0;
@@ -12,7 +12,9 @@ final class Utf8 {
                 bytes += 1;
             } else if (c < 0x800) {
                 bytes += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1))) {
                 bytes += 4;
                 i++;
             } else {

@@ -44,7 +44,8 @@ final class AcknowledgeActions {
     private Future<Void> delete(QueueMeta meta, Params params) {
         String text = params.requiredString("ReceiptHandle");
         ReceiptHandle h = handleOf(meta, text);
-        return broker.router.execute(meta.name(), h.partition(), new PartitionRequest.Delete(h.messageId(), h.token()))
+        return broker.router
+                .execute(meta.name(), h.partition(), new PartitionRequest.Delete(h.messageId(), h.token()))
                 .map(deleted -> {
                     if (Boolean.TRUE.equals(deleted)) {
                         broker.metrics.deleted(meta.name());
@@ -61,7 +62,9 @@ final class AcknowledgeActions {
         }
         int seconds = MessageRules.visibilityTimeout(timeout, 0);
         ReceiptHandle h = handleOf(meta, text);
-        return broker.router.execute(meta.name(), h.partition(),
+        return broker.router.execute(
+                meta.name(),
+                h.partition(),
                 new PartitionRequest.ChangeVisibility(h.messageId(), h.token(), seconds * 1000L, text));
     }
 

@@ -8,8 +8,8 @@ import io.sluice.partition.PartitionStats;
 import io.sluice.protocol.Params;
 import io.sluice.queue.Clock;
 import io.sluice.queue.ErrorCode;
-import io.sluice.queue.QueueAttributes;
 import io.sluice.queue.MessageCounts;
+import io.sluice.queue.QueueAttributes;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
 import io.sluice.queue.ReceiptHandle;
@@ -35,11 +35,20 @@ final class Broker {
     final MemoryGuard memory;
     /** The cluster's message move tasks. */
     final MoveTaskStore moveTaskStore;
+
     final Metrics metrics;
 
-    Broker(BrokerConfig config, Clock clock, QueueRegistry registry, PartitionRouter router,
-           ReceiptHandle.Codec receipts, QueueUrls urls, LongPolls longPolls, MemoryGuard memory,
-           MoveTaskStore moveTaskStore, Metrics metrics) {
+    Broker(
+            BrokerConfig config,
+            Clock clock,
+            QueueRegistry registry,
+            PartitionRouter router,
+            ReceiptHandle.Codec receipts,
+            QueueUrls urls,
+            LongPolls longPolls,
+            MemoryGuard memory,
+            MoveTaskStore moveTaskStore,
+            Metrics metrics) {
         this.metrics = metrics;
         this.config = config;
         this.clock = clock;
@@ -83,9 +92,10 @@ final class Broker {
     /** The owner may do anything; another account what the queue's Policy allows it. */
     void checkAccess(QueueMeta meta, RequestInfo info) {
         if (!urls.accountOf(meta.name()).equals(info.accountId())
-                && !QueuePolicy.allows(meta.attributes().get(QueueAttributes.POLICY), info.accountId(), info.action())) {
-            throw new SqsException(ErrorCode.ACCESS_DENIED, "Access to the resource " + urls.url(meta.name())
-                    + " is denied.");
+                && !QueuePolicy.allows(
+                        meta.attributes().get(QueueAttributes.POLICY), info.accountId(), info.action())) {
+            throw new SqsException(
+                    ErrorCode.ACCESS_DENIED, "Access to the resource " + urls.url(meta.name()) + " is denied.");
         }
     }
 
@@ -107,8 +117,8 @@ final class Broker {
             return e;
         }
         if (err instanceof ReplyException || err instanceof PartitionMoved) {
-            return new SqsException(ErrorCode.SERVICE_UNAVAILABLE,
-                    "The queue partition's node did not answer; try again.");
+            return new SqsException(
+                    ErrorCode.SERVICE_UNAVAILABLE, "The queue partition's node did not answer; try again.");
         }
         return null;
     }

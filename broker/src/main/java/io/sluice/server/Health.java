@@ -22,10 +22,17 @@ final class Health {
     static final String LEGACY_PATH = "/health";
 
     /** What a probe path asks. */
-    enum Probe { LIVE, READY }
+    enum Probe {
+        LIVE,
+        READY
+    }
 
     /** What a readiness answer says, in the order it is decided. */
-    enum Readiness { READY, NOT_READY, STOPPING }
+    enum Readiness {
+        READY,
+        NOT_READY,
+        STOPPING
+    }
 
     private final BooleanSupplier ready;
     private volatile boolean stopping;

@@ -16,7 +16,7 @@ final class LongPolls implements VisibilityListener {
     }
 
     private final ConcurrentHashMap<String, Set<Waiter>> waiting = new ConcurrentHashMap<>();
-    private volatile Consumer<String> onFirstWait = q -> { };
+    private volatile Consumer<String> onFirstWait = q -> {};
 
     /** Told the queue's name whenever a receive parks, so wakes from other nodes reach this one. */
     void onFirstWait(Consumer<String> hook) {

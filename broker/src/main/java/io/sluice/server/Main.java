@@ -19,7 +19,7 @@ public final class Main {
     private static final Logger HAZELCAST_LOG = Logger.getLogger("com.hazelcast");
     private static final Logger MEMBERSHIP_LOG = Logger.getLogger("com.hazelcast.internal.cluster");
 
-    private Main() { }
+    private Main() {}
 
     /**
      * The JDK's common pool has parallelism cores - 1, so 1 on a 2-core machine; Hazelcast then
@@ -39,7 +39,9 @@ public final class Main {
 
     public static void main(String[] args) throws InterruptedException {
         if (System.getProperty(COMMON_POOL_PARALLELISM) == null) {
-            System.setProperty(COMMON_POOL_PARALLELISM, String.valueOf(Math.max(2, Runtime.getRuntime().availableProcessors())));
+            System.setProperty(
+                    COMMON_POOL_PARALLELISM,
+                    String.valueOf(Math.max(2, Runtime.getRuntime().availableProcessors())));
         }
         System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT.%1$tL %4$s %3$s - %5$s%6$s%n");
         Logger log = Logger.getLogger("io.sluice");
@@ -47,8 +49,8 @@ public final class Main {
         MEMBERSHIP_LOG.setLevel(Level.INFO);
         BrokerConfig config;
         try {
-            Optional<BrokerConfig> loaded = ConfigLoader.load(Arrays.asList(args), System.getenv(),
-                    new PrintWriter(System.out, true, StandardCharsets.UTF_8));
+            Optional<BrokerConfig> loaded = ConfigLoader.load(
+                    Arrays.asList(args), System.getenv(), new PrintWriter(System.out, true, StandardCharsets.UTF_8));
             if (loaded.isEmpty()) {
                 return; // --help or --version, printed
             }
@@ -62,25 +64,32 @@ public final class Main {
         try {
             node = SluiceNode.start(config);
         } catch (RuntimeException e) {
-            System.err.println("sluice: " + e.getMessage() + (e.getCause() != null ? ": " + e.getCause().getMessage() : ""));
+            System.err.println("sluice: " + e.getMessage()
+                    + (e.getCause() != null ? ": " + e.getCause().getMessage() : ""));
             System.exit(1);
             return;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         // Close the node on SIGTERM/SIGINT so in-progress requests finish and the port is released.
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            log.info("stopping");
-            node.close();
-            stopped.countDown();
-        }, "sluice-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            log.info("stopping");
+                            node.close();
+                            stopped.countDown();
+                        },
+                        "sluice-shutdown"));
         log.info("Sluice ready on " + config.host() + ":" + node.port() + ", queue URLs " + node.baseUrl()
                 + "/" + config.accountId() + "/<name>, " + config.partitions() + " partitions per queue; "
-                + (config.authenticates() ? "requests must be signed (SigV4) with one of " + config.credentials().size()
-                        + " access keys" : "authentication off"));
+                + (config.authenticates()
+                        ? "requests must be signed (SigV4) with one of "
+                                + config.credentials().size() + " access keys"
+                        : "authentication off"));
         if (!config.authenticates() && !isLoopback(config.host())) {
-            log.warning("*** AUTHENTICATION IS OFF on " + config.host() + ", which is not a loopback address: anyone who"
-                    + " can reach this port can read, send and delete messages. Configure access keys with --credentials,"
-                    + " SLUICE_CREDENTIALS or --credentials-file. ***");
+            log.warning(
+                    "*** AUTHENTICATION IS OFF on " + config.host() + ", which is not a loopback address: anyone who"
+                            + " can reach this port can read, send and delete messages. Configure access keys with --credentials,"
+                            + " SLUICE_CREDENTIALS or --credentials-file. ***");
         }
         stopped.await();
     }

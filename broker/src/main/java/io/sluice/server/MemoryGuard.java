@@ -39,20 +39,26 @@ final class MemoryGuard {
     static MemoryGuard watchingThisJvm() {
         MemoryGuard guard = new MemoryGuard(Runtime.getRuntime().maxMemory());
         Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
-                .filter(p -> p.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
+                .filter(p -> p.getType() == MemoryType.HEAP)
+                .map(MemoryPoolMXBean::getName)
+                .collect(Collectors.toSet());
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (gc instanceof NotificationEmitter emitter) {
-                emitter.addNotificationListener((n, handback) -> guard.afterCollection(n, heapPools),
-                        n -> GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType()), null);
+                emitter.addNotificationListener(
+                        (n, handback) -> guard.afterCollection(n, heapPools),
+                        n -> GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType()),
+                        null);
             }
         }
         return guard;
     }
 
     private void afterCollection(Notification n, Set<String> heapPools) {
-        GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+        GarbageCollectionNotificationInfo info =
+                GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
         long used = 0;
-        for (Map.Entry<String, MemoryUsage> pool : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
+        for (Map.Entry<String, MemoryUsage> pool :
+                info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
             if (heapPools.contains(pool.getKey())) {
                 used += pool.getValue().getUsed();
             }
@@ -65,7 +71,8 @@ final class MemoryGuard {
         double share = (double) usedAfterCollection / maxHeap;
         if (!full && share >= REFUSE_ABOVE) {
             full = true;
-            LOG.warning(String.format("heap %.0f%% full after a collection: refusing new messages until below %.0f%%",
+            LOG.warning(String.format(
+                    "heap %.0f%% full after a collection: refusing new messages until below %.0f%%",
                     share * 100, ACCEPT_BELOW * 100));
         } else if (full && share < ACCEPT_BELOW) {
             full = false;
@@ -80,7 +87,8 @@ final class MemoryGuard {
     /** Refuses a request that would store new messages while the heap is nearly full. */
     void checkRoom() {
         if (full) {
-            throw new SqsException(ErrorCode.SERVICE_UNAVAILABLE,
+            throw new SqsException(
+                    ErrorCode.SERVICE_UNAVAILABLE,
                     "This node is low on memory and takes no new messages for now; retry later or through another node.");
         }
     }

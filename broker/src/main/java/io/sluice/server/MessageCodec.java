@@ -13,7 +13,7 @@ import java.util.Map;
 
 /** Message attributes between the request/response tree and the queue's model. */
 final class MessageCodec {
-    private MessageCodec() { }
+    private MessageCodec() {}
 
     static Map<String, MessageAttributeValue> attributesOf(Params params, String member) {
         Map<String, Params> raw = params.objectMap(member);
@@ -25,16 +25,19 @@ final class MessageCodec {
             Params v = e.getValue();
             String type = v.optionalString("DataType");
             if (type == null || type.isEmpty()) {
-                throw SqsException.invalidParameter("The message attribute '" + e.getKey()
-                        + "' must contain non-empty message attribute type.");
+                throw SqsException.invalidParameter(
+                        "The message attribute '" + e.getKey() + "' must contain non-empty message attribute type.");
             }
             String binary = v.optionalString("BinaryValue");
             if (binary != null && (type.equals("Binary") || type.startsWith("Binary."))) {
                 try {
-                    out.put(e.getKey(), MessageAttributeValue.ofBinary(type, Base64.getMimeDecoder().decode(binary)));
+                    out.put(
+                            e.getKey(),
+                            MessageAttributeValue.ofBinary(
+                                    type, Base64.getMimeDecoder().decode(binary)));
                 } catch (IllegalArgumentException ex) {
-                    throw SqsException.invalidParameter("The message attribute '" + e.getKey()
-                            + "' has an invalid base64 binary value.");
+                    throw SqsException.invalidParameter(
+                            "The message attribute '" + e.getKey() + "' has an invalid base64 binary value.");
                 }
             } else {
                 out.put(e.getKey(), MessageAttributeValue.ofString(type, v.optionalString("StringValue")));

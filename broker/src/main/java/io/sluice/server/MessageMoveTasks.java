@@ -58,10 +58,12 @@ final class MessageMoveTasks {
     static final long CLAIM_VISIBILITY_MILLIS = 5_000;
     /** A lease written before claiming covers the claims started within this long after it. */
     private static final long LEASE_MILLIS = 2_000;
+
     private static final long SCAN_MILLIS = 1_000;
     private static final long IDLE_RETRY_MILLIS = 50;
     /** Nothing to claim, but claims of an earlier run (or failed moves of this one) may still come back. */
     private static final long AWAIT_CLAIMS_RETRY_MILLIS = 250;
+
     private static final long TROUBLE_RETRY_MILLIS = 500;
     /** A task whose source stays unreachable this long fails. */
     private static final long GIVE_UP_MILLIS = 60_000;
@@ -75,6 +77,7 @@ final class MessageMoveTasks {
     private final Context runner;
     /** Runs of this node by task handle; touched on the runner only. */
     private final Map<String, Run> running = new HashMap<>();
+
     private boolean scanning;
 
     MessageMoveTasks(Broker broker, MessageMover mover, PartitionClaims claims, Vertx vertx) {
@@ -129,25 +132,31 @@ final class MessageMoveTasks {
         }
         Integer rate = params.optionalInt("MaxNumberOfMessagesPerSecond");
         if (rate != null && (rate < 1 || rate > 500)) {
-            throw SqsException.invalidParameter("Value " + rate + " for parameter MaxNumberOfMessagesPerSecond is invalid."
-                    + " Reason: must be between 1 and 500.");
+            throw SqsException.invalidParameter(
+                    "Value " + rate + " for parameter MaxNumberOfMessagesPerSecond is invalid."
+                            + " Reason: must be between 1 and 500.");
         }
         if (!isDeadLetterQueue(sourceArn)) {
             throw SqsException.invalidParameter("Source queue must be configured as a Dead Letter Queue.");
         }
-        String handle = Base64.getUrlEncoder().withoutPadding().encodeToString(
-                (Ids.newId() + "|" + sourceArn).getBytes(StandardCharsets.UTF_8));
-        MoveTask task = MoveTask.started(handle, sourceArn, destinationArn, rate, broker.clock.millis(), visible(source));
-        return on(caller(), store.start(task)).map(active -> {
-            if (active != null) {
-                throw new SqsException(ErrorCode.UNSUPPORTED_OPERATION,
-                        "There is already a task running. Only one active task is allowed for a source queue arn at a given time.");
-            }
-            if (store.ownedHere(sourceArn)) {
-                runner.runOnContext(v -> adopt(task));
-            }
-            return new JsonObject().put("TaskHandle", handle);
-        }).recover(MessageMoveTasks::unavailable);
+        String handle = Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString((Ids.newId() + "|" + sourceArn).getBytes(StandardCharsets.UTF_8));
+        MoveTask task =
+                MoveTask.started(handle, sourceArn, destinationArn, rate, broker.clock.millis(), visible(source));
+        return on(caller(), store.start(task))
+                .map(active -> {
+                    if (active != null) {
+                        throw new SqsException(
+                                ErrorCode.UNSUPPORTED_OPERATION,
+                                "There is already a task running. Only one active task is allowed for a source queue arn at a given time.");
+                    }
+                    if (store.ownedHere(sourceArn)) {
+                        runner.runOnContext(v -> adopt(task));
+                    }
+                    return new JsonObject().put("TaskHandle", handle);
+                })
+                .recover(MessageMoveTasks::unavailable);
     }
 
     Future<JsonObject> list(Params params, RequestInfo info) {
@@ -155,16 +164,20 @@ final class MessageMoveTasks {
         existing(sourceArn);
         Integer max = params.optionalInt("MaxResults");
         if (max != null && (max < 1 || max > 10)) {
-            throw SqsException.invalidParameter("Value " + max + " for parameter MaxResults is invalid."
-                    + " Reason: must be between 1 and 10.");
+            throw SqsException.invalidParameter(
+                    "Value " + max + " for parameter MaxResults is invalid." + " Reason: must be between 1 and 10.");
         }
-        return on(caller(), store.list(sourceArn)).map(recent -> {
-            JsonArray results = new JsonArray();
-            if (recent != null) {
-                recent.newestFirst().stream().limit(max == null ? 1 : max).forEach(t -> results.add(describe(t)));
-            }
-            return new JsonObject().put("Results", results);
-        }).recover(MessageMoveTasks::unavailable);
+        return on(caller(), store.list(sourceArn))
+                .map(recent -> {
+                    JsonArray results = new JsonArray();
+                    if (recent != null) {
+                        recent.newestFirst().stream()
+                                .limit(max == null ? 1 : max)
+                                .forEach(t -> results.add(describe(t)));
+                    }
+                    return new JsonObject().put("Results", results);
+                })
+                .recover(MessageMoveTasks::unavailable);
     }
 
     Future<JsonObject> cancel(Params params, RequestInfo info) {
@@ -173,16 +186,19 @@ final class MessageMoveTasks {
         if (sourceArn == null) {
             return Future.failedFuture(taskNotFound());
         }
-        return on(caller(), store.cancel(sourceArn, handle)).map(before -> {
-            if (before == null) {
-                throw taskNotFound();
-            }
-            if (before.status() != MoveTask.Status.RUNNING) {
-                throw new SqsException(ErrorCode.UNSUPPORTED_OPERATION,
-                        "Only a RUNNING task can be cancelled; this one is " + before.status() + ".");
-            }
-            return new JsonObject().put("ApproximateNumberOfMessagesMoved", before.moved());
-        }).recover(MessageMoveTasks::unavailable);
+        return on(caller(), store.cancel(sourceArn, handle))
+                .map(before -> {
+                    if (before == null) {
+                        throw taskNotFound();
+                    }
+                    if (before.status() != MoveTask.Status.RUNNING) {
+                        throw new SqsException(
+                                ErrorCode.UNSUPPORTED_OPERATION,
+                                "Only a RUNNING task can be cancelled; this one is " + before.status() + ".");
+                    }
+                    return new JsonObject().put("ApproximateNumberOfMessagesMoved", before.moved());
+                })
+                .recover(MessageMoveTasks::unavailable);
     }
 
     private static JsonObject describe(MoveTask t) {
@@ -216,7 +232,8 @@ final class MessageMoveTasks {
     }
 
     private static SqsException taskNotFound() {
-        return new SqsException(ErrorCode.RESOURCE_NOT_FOUND,
+        return new SqsException(
+                ErrorCode.RESOURCE_NOT_FOUND,
                 "The resource that you specified for the TaskHandle parameter does not exist.");
     }
 
@@ -227,8 +244,8 @@ final class MessageMoveTasks {
             return Future.failedFuture(t);
         }
         LOG.log(Level.FINE, "move task store did not answer", t);
-        return Future.failedFuture(new SqsException(ErrorCode.SERVICE_UNAVAILABLE,
-                "The message move task store did not answer; try again."));
+        return Future.failedFuture(new SqsException(
+                ErrorCode.SERVICE_UNAVAILABLE, "The message move task store did not answer; try again."));
     }
 
     // ------------------------------------------------------------------ which tasks run here
@@ -248,7 +265,9 @@ final class MessageMoveTasks {
         List<Future<Void>> reads = new ArrayList<>();
         for (String sourceArn : store.ownedSources()) {
             reads.add(on(runner, store.list(sourceArn)).map(recent -> {
-                if (recent != null && !recent.newestFirst().isEmpty() && recent.newestFirst().get(0).status().active()) {
+                if (recent != null
+                        && !recent.newestFirst().isEmpty()
+                        && recent.newestFirst().get(0).status().active()) {
                     adopt(recent.newestFirst().get(0));
                 }
                 return null;
@@ -278,8 +297,10 @@ final class MessageMoveTasks {
             }
             run.awaitClaimsUntil = before.claimsUntil();
             LOG.info("Message move task " + run.handle + " runs on this node (member " + store.memberId() + ", run "
-                    + run.runId + ")" + (before.runId() == null ? ""
-                    : ", taken over from run " + before.runId() + " at " + before.moved() + " moved"));
+                    + run.runId + ")"
+                    + (before.runId() == null
+                            ? ""
+                            : ", taken over from run " + before.runId() + " at " + before.moved() + " moved"));
             step(run);
         });
     }
@@ -320,8 +341,13 @@ final class MessageMoveTasks {
             return;
         }
         int permits = run.pacer.take(BATCH);
-        onRunner(claims.claim(source, ShortPollSampler.all(source.partitions(), ThreadLocalRandom.current()), permits,
-                CLAIM_VISIBILITY_MILLIS, false)).onComplete(ar -> {
+        onRunner(claims.claim(
+                        source,
+                        ShortPollSampler.all(source.partitions(), ThreadLocalRandom.current()),
+                        permits,
+                        CLAIM_VISIBILITY_MILLIS,
+                        false))
+                .onComplete(ar -> {
                     if (ar.failed()) {
                         trouble(run, ar.cause());
                         return;
@@ -354,7 +380,10 @@ final class MessageMoveTasks {
                 } else if (f.cause() instanceof NoDestination nd) {
                     noDestination = nd;
                 } else {
-                    LOG.log(Level.FINE, "storing a copy of " + batch.get(i).delivery().messageId() + " failed", f.cause());
+                    LOG.log(
+                            Level.FINE,
+                            "storing a copy of " + batch.get(i).delivery().messageId() + " failed",
+                            f.cause());
                 }
             }
             if (stored.size() < batch.size()) {
@@ -382,16 +411,18 @@ final class MessageMoveTasks {
     }
 
     private Future<Void> storeCopy(Run run, PartitionClaims.Claimed c) {
-        String destArn = run.destinationArn != null ? run.destinationArn : c.delivery().deadLetterSourceArn();
+        String destArn =
+                run.destinationArn != null ? run.destinationArn : c.delivery().deadLetterSourceArn();
         QueueMeta dest = destArn == null ? null : find(destArn);
         if (dest == null) {
-            return Future.failedFuture(new NoDestination(
-                    "No destination for message " + c.delivery().messageId() + ": its source queue is unknown or deleted."));
+            return Future.failedFuture(new NoDestination("No destination for message "
+                    + c.delivery().messageId() + ": its source queue is unknown or deleted."));
         }
         return mover.store(dest, MessageRecord.redriven(c.delivery(), broker.clock.millis()));
     }
 
-    private Future<Void> deleteOriginals(Run run, QueueMeta source, List<PartitionClaims.Claimed> stored, long claimedAt) {
+    private Future<Void> deleteOriginals(
+            Run run, QueueMeta source, List<PartitionClaims.Claimed> stored, long claimedAt) {
         List<Future<Boolean>> deletes = new ArrayList<>(stored.size());
         for (PartitionClaims.Claimed c : stored) {
             deletes.add(mover.deleteOriginal(source, c.partition(), c.delivery()));
@@ -427,8 +458,15 @@ final class MessageMoveTasks {
      */
     private Future<Boolean> advance(Run run, int moved) {
         long now = broker.clock.millis();
-        return on(runner, store.advance(run.sourceArn, run.handle, run.runId, moved,
-                now + LEASE_MILLIS + CLAIM_VISIBILITY_MILLIS)).map(before -> {
+        return on(
+                        runner,
+                        store.advance(
+                                run.sourceArn,
+                                run.handle,
+                                run.runId,
+                                moved,
+                                now + LEASE_MILLIS + CLAIM_VISIBILITY_MILLIS))
+                .map(before -> {
                     run.leaseValidUntil = now + LEASE_MILLIS;
                     if (before == null) {
                         return false;
@@ -439,23 +477,27 @@ final class MessageMoveTasks {
                         return false;
                     }
                     if (before.status() == MoveTask.Status.CANCELLING) {
-                        LOG.info("Message move task " + run.handle + " ended CANCELLED after " + (before.moved() + moved) + " moved");
+                        LOG.info("Message move task " + run.handle + " ended CANCELLED after "
+                                + (before.moved() + moved) + " moved");
                     }
                     return before.status() == MoveTask.Status.RUNNING;
                 });
     }
 
     private void finish(Run run, MoveTask.Status status, String reason) {
-        on(runner, store.finish(run.sourceArn, run.handle, run.runId, status, reason)).onComplete(ar -> {
-            end(run);
-            if (ar.failed()) {
-                // Still active in the store: the next scan takes it up again.
-                LOG.log(Level.FINE, "ending move task " + run.handle + " failed", ar.cause());
-            } else if (ar.result() != null && run.runId.equals(ar.result().runId())) {
-                LOG.info("Message move task " + run.handle + " ended " + status
-                        + (reason == null ? "" : ": " + reason) + " after " + ar.result().moved() + " moved");
-            }
-        });
+        on(runner, store.finish(run.sourceArn, run.handle, run.runId, status, reason))
+                .onComplete(ar -> {
+                    end(run);
+                    if (ar.failed()) {
+                        // Still active in the store: the next scan takes it up again.
+                        LOG.log(Level.FINE, "ending move task " + run.handle + " failed", ar.cause());
+                    } else if (ar.result() != null
+                            && run.runId.equals(ar.result().runId())) {
+                        LOG.info("Message move task " + run.handle + " ended " + status
+                                + (reason == null ? "" : ": " + reason) + " after "
+                                + ar.result().moved() + " moved");
+                    }
+                });
     }
 
     /** The source or the store did not answer: try again shortly, and fail the task if it lasts. */
@@ -468,7 +510,10 @@ final class MessageMoveTasks {
         }
         if (now - run.troubleSince > GIVE_UP_MILLIS) {
             Throwable t = Broker.unwrap(err);
-            finish(run, MoveTask.Status.FAILED, t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage());
+            finish(
+                    run,
+                    MoveTask.Status.FAILED,
+                    t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage());
             return;
         }
         LOG.log(Level.FINE, "move task " + run.handle + ": trying again in " + TROUBLE_RETRY_MILLIS + " ms", err);
@@ -486,13 +531,15 @@ final class MessageMoveTasks {
     /** A Hazelcast or JDK future as a Vert.x one completed on {@code ctx}: its callback is handed to that context. */
     private static <T> Future<T> on(Context ctx, CompletionStage<T> stage) {
         Promise<T> p = Promise.promise();
-        stage.whenCompleteAsync((value, err) -> {
-            if (err != null) {
-                p.fail(Broker.unwrap(err));
-            } else {
-                p.complete(value);
-            }
-        }, command -> ctx.runOnContext(v -> command.run()));
+        stage.whenCompleteAsync(
+                (value, err) -> {
+                    if (err != null) {
+                        p.fail(Broker.unwrap(err));
+                    } else {
+                        p.complete(value);
+                    }
+                },
+                command -> ctx.runOnContext(v -> command.run()));
         return p.future();
     }
 
@@ -520,7 +567,9 @@ final class MessageMoveTasks {
     private QueueMeta existing(String arn) {
         QueueMeta q = find(arn);
         if (q == null) {
-            throw new SqsException(ErrorCode.RESOURCE_NOT_FOUND, "The resource that you specified for the SourceArn parameter does not exist.");
+            throw new SqsException(
+                    ErrorCode.RESOURCE_NOT_FOUND,
+                    "The resource that you specified for the SourceArn parameter does not exist.");
         }
         return q;
     }

@@ -23,7 +23,9 @@ final class MessageMover {
     }
 
     Future<Void> move(QueueMeta from, int partition, Delivery original, QueueMeta to, MessageRecord copy) {
-        return store(to, copy).compose(stored -> deleteOriginal(from, partition, original)).mapEmpty();
+        return store(to, copy)
+                .compose(stored -> deleteOriginal(from, partition, original))
+                .mapEmpty();
     }
 
     /** Stores the copy in its destination (a copy already there is not stored again). */
@@ -31,19 +33,21 @@ final class MessageMover {
         int target = to.fifo()
                 ? FifoRules.partitionOf(copy.messageGroupId(), to.partitions())
                 : Math.floorMod(copy.messageId().hashCode(), to.partitions());
-        return broker.router.execute(to.name(), target, new PartitionRequest.Send(copy, 0)).mapEmpty();
+        return broker.router
+                .execute(to.name(), target, new PartitionRequest.Send(copy, 0))
+                .mapEmpty();
     }
 
     /** Deletes the original under the receipt it was claimed with; false when that claim was over. */
     Future<Boolean> deleteOriginal(QueueMeta from, int partition, Delivery original) {
-        return broker.router.execute(from.name(), partition,
-                new PartitionRequest.Delete(original.messageId(), original.receiptToken()));
+        return broker.router.execute(
+                from.name(), partition, new PartitionRequest.Delete(original.messageId(), original.receiptToken()));
     }
 
     /** Sends a message received more than maxReceiveCount times to the source's dead-letter queue. */
     Future<Void> toDeadLetterQueue(QueueMeta source, int partition, Delivery d, QueueMeta deadLetterQueue) {
-        MessageRecord copy = MessageRecord.deadLettered(d, broker.urls.arn(source.name()), source.fifo(),
-                broker.clock.millis());
+        MessageRecord copy =
+                MessageRecord.deadLettered(d, broker.urls.arn(source.name()), source.fifo(), broker.clock.millis());
         return move(source, partition, d, deadLetterQueue, copy);
     }
 }

@@ -40,12 +40,24 @@ final class Metrics implements PartitionEvents {
     private final Map<String, QueueMeters> queues = new ConcurrentHashMap<>();
     /** Request timers by action and status, made once each: no lookup key is built per request. */
     private final Map<SqsAction, Map<Integer, Timer>> requests = new ConcurrentHashMap<>();
+
     private final Map<Integer, Timer> unknown = new ConcurrentHashMap<>();
     /** Latency buckets of the request histogram: a few, so that recording stays cheap. */
     private static final Duration[] REQUEST_BUCKETS = {
-        Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
-        Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
-        Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(21)};
+        Duration.ofMillis(1),
+        Duration.ofMillis(2),
+        Duration.ofMillis(5),
+        Duration.ofMillis(10),
+        Duration.ofMillis(25),
+        Duration.ofMillis(50),
+        Duration.ofMillis(100),
+        Duration.ofMillis(250),
+        Duration.ofMillis(500),
+        Duration.ofSeconds(1),
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(21)
+    };
+
     private final DistributionSummary commitSize;
     private final Timer commitTime;
     private final LongAdder rebuilds = new LongAdder();
@@ -58,31 +70,41 @@ final class Metrics implements PartitionEvents {
     private volatile Clock clock = Clock.SYSTEM;
 
     /** One queue's meters, looked up once per queue rather than per message. */
-    private record QueueMeters(Counter sent, Counter received, Counter deleted, Counter emptyReceives,
-                               DistributionSummary sentSize) { }
+    private record QueueMeters(
+            Counter sent, Counter received, Counter deleted, Counter emptyReceives, DistributionSummary sentSize) {}
 
     Metrics() {
         commitSize = DistributionSummary.builder("sluice.commit.changes")
                 .description("Changes per commit of a partition (one commit per loop turn)")
-                .publishPercentileHistogram().minimumExpectedValue(1.0).maximumExpectedValue(1000.0)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(1.0)
+                .maximumExpectedValue(1000.0)
                 .register(registry);
         commitTime = Timer.builder("sluice.commit.duration")
                 .description("Time from a commit's start to its replicas' acknowledgement")
-                .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(10_000))
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(10_000))
                 .maximumExpectedValue(Duration.ofSeconds(10))
                 .register(registry);
         FunctionCounter.builder("sluice.partitions.rebuilt", rebuilds, LongAdder::sum)
-                .description("Partitions rebuilt from storage on this node").register(registry);
+                .description("Partitions rebuilt from storage on this node")
+                .register(registry);
         FunctionCounter.builder("sluice.partitions.handed.over", handOvers, LongAdder::sum)
-                .description("Partitions this node ran that moved to another owner").register(registry);
+                .description("Partitions this node ran that moved to another owner")
+                .register(registry);
         visible = MultiGauge.builder("sqs.ApproximateNumberOfMessagesVisible")
-                .description("Messages available for retrieval, in the partitions this node owns").register(registry);
+                .description("Messages available for retrieval, in the partitions this node owns")
+                .register(registry);
         notVisible = MultiGauge.builder("sqs.ApproximateNumberOfMessagesNotVisible")
-                .description("Messages in flight, in the partitions this node owns").register(registry);
+                .description("Messages in flight, in the partitions this node owns")
+                .register(registry);
         delayed = MultiGauge.builder("sqs.ApproximateNumberOfMessagesDelayed")
-                .description("Messages delayed, in the partitions this node owns").register(registry);
-        oldestAge = MultiGauge.builder("sqs.ApproximateAgeOfOldestMessage").baseUnit("seconds")
-                .description("Age of the oldest message in the partitions this node owns").register(registry);
+                .description("Messages delayed, in the partitions this node owns")
+                .register(registry);
+        oldestAge = MultiGauge.builder("sqs.ApproximateAgeOfOldestMessage")
+                .baseUnit("seconds")
+                .description("Age of the oldest message in the partitions this node owns")
+                .register(registry);
     }
 
     PrometheusMeterRegistry registry() {
@@ -93,14 +115,22 @@ final class Metrics implements PartitionEvents {
     void bind(PartitionDirectory directory, ClusterRouter router, LongPolls longPolls, Clock clock) {
         this.directory = directory;
         this.clock = clock;
-        Gauge.builder("sluice.partitions.owned", directory, d -> d.localStats().values().stream().mapToInt(Map::size).sum())
-                .description("Queue partitions running on this node").register(registry);
+        Gauge.builder(
+                        "sluice.partitions.owned",
+                        directory,
+                        d -> d.localStats().values().stream()
+                                .mapToInt(Map::size)
+                                .sum())
+                .description("Queue partitions running on this node")
+                .register(registry);
         if (router != null) {
             FunctionCounter.builder("sluice.requests.forwarded", router, ClusterRouter::forwardedRequests)
-                    .description("Partition requests sent to the node that owns the partition").register(registry);
+                    .description("Partition requests sent to the node that owns the partition")
+                    .register(registry);
         }
         Gauge.builder("sluice.long.polls.parked", longPolls, LongPolls::parked)
-                .description("ReceiveMessage calls waiting for messages on this node").register(registry);
+                .description("ReceiveMessage calls waiting for messages on this node")
+                .register(registry);
     }
 
     void sent(String queue, int bytes) {
@@ -131,11 +161,17 @@ final class Metrics implements PartitionEvents {
         }
         Timer timer = byStatus.get(status);
         if (timer == null) {
-            timer = byStatus.computeIfAbsent(status, s -> Timer.builder("sluice.http.requests")
-                    .description("SQS requests by action and HTTP status")
-                    .tags("action", action == null ? "unknown" : action.wireName(), "status", Integer.toString(s))
-                    .serviceLevelObjectives(REQUEST_BUCKETS)
-                    .register(registry));
+            timer = byStatus.computeIfAbsent(
+                    status,
+                    s -> Timer.builder("sluice.http.requests")
+                            .description("SQS requests by action and HTTP status")
+                            .tags(
+                                    "action",
+                                    action == null ? "unknown" : action.wireName(),
+                                    "status",
+                                    Integer.toString(s))
+                            .serviceLevelObjectives(REQUEST_BUCKETS)
+                            .register(registry));
         }
         timer.record(nanos, TimeUnit.NANOSECONDS);
     }
@@ -159,20 +195,24 @@ final class Metrics implements PartitionEvents {
             visible.register(rows(local, PartitionStats::visible), true);
             notVisible.register(rows(local, PartitionStats::inFlight), true);
             delayed.register(rows(local, PartitionStats::delayed), true);
-            oldestAge.register(rows(local, s -> s.oldestSentMillis() == 0 ? 0 : Math.max(0, now - s.oldestSentMillis()) / 1000.0,
-                    true), true);
+            oldestAge.register(
+                    rows(
+                            local,
+                            s -> s.oldestSentMillis() == 0 ? 0 : Math.max(0, now - s.oldestSentMillis()) / 1000.0,
+                            true),
+                    true);
         }
         return registry.scrape();
     }
 
-    private static List<MultiGauge.Row<?>> rows(Map<String, Map<Integer, PartitionStats>> local,
-                                                ToDoubleFunction<PartitionStats> value) {
+    private static List<MultiGauge.Row<?>> rows(
+            Map<String, Map<Integer, PartitionStats>> local, ToDoubleFunction<PartitionStats> value) {
         return rows(local, value, false);
     }
 
     /** One row per queue: the sum over its local partitions, or the largest value when {@code max}. */
-    private static List<MultiGauge.Row<?>> rows(Map<String, Map<Integer, PartitionStats>> local,
-                                                ToDoubleFunction<PartitionStats> value, boolean max) {
+    private static List<MultiGauge.Row<?>> rows(
+            Map<String, Map<Integer, PartitionStats>> local, ToDoubleFunction<PartitionStats> value, boolean max) {
         List<MultiGauge.Row<?>> rows = new ArrayList<>(local.size());
         local.forEach((queue, partitions) -> {
             double v = 0;
@@ -187,13 +227,26 @@ final class Metrics implements PartitionEvents {
 
     private QueueMeters queue(String queue) {
         QueueMeters m = queues.get(queue);
-        return m != null ? m : queues.computeIfAbsent(queue, q -> new QueueMeters(
-                counter("sqs.NumberOfMessagesSent", "Messages sent to the queue through this node", q),
-                counter("sqs.NumberOfMessagesReceived", "Messages returned by ReceiveMessage through this node", q),
-                counter("sqs.NumberOfMessagesDeleted", "Messages deleted through this node", q),
-                counter("sqs.NumberOfEmptyReceives", "ReceiveMessage calls that returned no message", q),
-                DistributionSummary.builder("sqs.SentMessageSize").baseUnit("bytes")
-                        .description("Size of the messages sent through this node").tags(QUEUE, q).register(registry)));
+        return m != null
+                ? m
+                : queues.computeIfAbsent(
+                        queue,
+                        q -> new QueueMeters(
+                                counter("sqs.NumberOfMessagesSent", "Messages sent to the queue through this node", q),
+                                counter(
+                                        "sqs.NumberOfMessagesReceived",
+                                        "Messages returned by ReceiveMessage through this node",
+                                        q),
+                                counter("sqs.NumberOfMessagesDeleted", "Messages deleted through this node", q),
+                                counter(
+                                        "sqs.NumberOfEmptyReceives",
+                                        "ReceiveMessage calls that returned no message",
+                                        q),
+                                DistributionSummary.builder("sqs.SentMessageSize")
+                                        .baseUnit("bytes")
+                                        .description("Size of the messages sent through this node")
+                                        .tags(QUEUE, q)
+                                        .register(registry)));
     }
 
     private Counter counter(String name, String description, String queue) {

@@ -21,7 +21,7 @@ final class PartitionClaims {
     static final long MOVE_TIMEOUT_MILLIS = 30_000;
 
     /** One claimed message and the partition it came from (the receipt handle names it). */
-    record Claimed(int partition, Delivery delivery) { }
+    record Claimed(int partition, Delivery delivery) {}
 
     private final Broker broker;
     private final MessageMover mover;
@@ -34,8 +34,8 @@ final class PartitionClaims {
     /**
      * @param redrive whether the queue's redrive policy applies (not for a move task's own reads)
      */
-    Future<List<Claimed>> claim(QueueMeta meta, List<Integer> partitions, int wanted, long visibilityMillis,
-                                boolean redrive) {
+    Future<List<Claimed>> claim(
+            QueueMeta meta, List<Integer> partitions, int wanted, long visibilityMillis, boolean redrive) {
         List<Claimed> out = new ArrayList<>();
         if (wanted <= 0) {
             return Future.succeededFuture(out);
@@ -50,21 +50,30 @@ final class PartitionClaims {
         return broker.counts(meta.name()).inFlight();
     }
 
-    private Future<List<Claimed>> claimFrom(QueueMeta meta, List<Integer> partitions, int i, int wanted,
-                                            long visibilityMillis, int maxReceiveCount, QueueMeta deadLetterQueue,
-                                            List<Claimed> out) {
+    private Future<List<Claimed>> claimFrom(
+            QueueMeta meta,
+            List<Integer> partitions,
+            int i,
+            int wanted,
+            long visibilityMillis,
+            int maxReceiveCount,
+            QueueMeta deadLetterQueue,
+            List<Claimed> out) {
         if (i >= partitions.size() || out.size() >= wanted) {
             return Future.succeededFuture(out);
         }
         int p = partitions.get(i);
-        PartitionRequest.Receive request = new PartitionRequest.Receive(wanted - out.size(), visibilityMillis,
-                maxReceiveCount, MOVE_TIMEOUT_MILLIS);
+        PartitionRequest.Receive request = new PartitionRequest.Receive(
+                wanted - out.size(), visibilityMillis, maxReceiveCount, MOVE_TIMEOUT_MILLIS);
         return broker.router.execute(meta.name(), p, request).compose(outcome -> {
             outcome.delivered().forEach(d -> out.add(new Claimed(p, d)));
             for (Delivery d : outcome.toMove()) {
-                mover.toDeadLetterQueue(meta, p, d, deadLetterQueue).onFailure(err ->
-                        LOG.log(Level.WARNING, "moving " + d.messageId() + " to " + deadLetterQueue.name()
-                                + " failed; it comes back after " + MOVE_TIMEOUT_MILLIS + " ms", err));
+                mover.toDeadLetterQueue(meta, p, d, deadLetterQueue)
+                        .onFailure(err -> LOG.log(
+                                Level.WARNING,
+                                "moving " + d.messageId() + " to " + deadLetterQueue.name()
+                                        + " failed; it comes back after " + MOVE_TIMEOUT_MILLIS + " ms",
+                                err));
             }
             return claimFrom(meta, partitions, i + 1, wanted, visibilityMillis, maxReceiveCount, deadLetterQueue, out);
         });

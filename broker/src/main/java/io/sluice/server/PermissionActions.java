@@ -40,26 +40,30 @@ final class PermissionActions {
         String arn = broker.urls.arn(meta.name());
         long now = broker.clock.millis();
         return Broker.await(broker.registry.update(meta.name(), m -> {
-            JsonObject policy = policyOf(m, arn);
-            JsonArray statements = policy.getJsonArray("Statement");
-            for (Object s : statements) {
-                if (label.equals(((JsonObject) s).getString("Sid"))) {
-                    throw SqsException.invalidParameter("Value " + label + " for parameter Label is invalid."
-                            + " Reason: Already exists.");
-                }
-            }
-            JsonArray principals = new JsonArray();
-            accounts.forEach(a -> principals.add("arn:aws:iam::" + a + ":root"));
-            JsonArray sqsActions = new JsonArray();
-            actions.forEach(a -> sqsActions.add("SQS:" + a));
-            statements.add(new JsonObject()
-                    .put("Sid", label)
-                    .put("Effect", "Allow")
-                    .put("Principal", new JsonObject().put("AWS", principals.size() == 1 ? principals.getValue(0) : principals))
-                    .put("Action", sqsActions.size() == 1 ? sqsActions.getValue(0) : sqsActions)
-                    .put("Resource", arn));
-            return m.withAttributes(Map.of(QueueAttributes.POLICY, policy.encode()), now);
-        })).map(m -> new JsonObject());
+                    JsonObject policy = policyOf(m, arn);
+                    JsonArray statements = policy.getJsonArray("Statement");
+                    for (Object s : statements) {
+                        if (label.equals(((JsonObject) s).getString("Sid"))) {
+                            throw SqsException.invalidParameter(
+                                    "Value " + label + " for parameter Label is invalid." + " Reason: Already exists.");
+                        }
+                    }
+                    JsonArray principals = new JsonArray();
+                    accounts.forEach(a -> principals.add("arn:aws:iam::" + a + ":root"));
+                    JsonArray sqsActions = new JsonArray();
+                    actions.forEach(a -> sqsActions.add("SQS:" + a));
+                    statements.add(new JsonObject()
+                            .put("Sid", label)
+                            .put("Effect", "Allow")
+                            .put(
+                                    "Principal",
+                                    new JsonObject()
+                                            .put("AWS", principals.size() == 1 ? principals.getValue(0) : principals))
+                            .put("Action", sqsActions.size() == 1 ? sqsActions.getValue(0) : sqsActions)
+                            .put("Resource", arn));
+                    return m.withAttributes(Map.of(QueueAttributes.POLICY, policy.encode()), now);
+                }))
+                .map(m -> new JsonObject());
     }
 
     Future<JsonObject> removePermission(Params params, RequestInfo info) {
@@ -68,17 +72,18 @@ final class PermissionActions {
         String arn = broker.urls.arn(meta.name());
         long now = broker.clock.millis();
         return Broker.await(broker.registry.update(meta.name(), m -> {
-            JsonObject policy = policyOf(m, arn);
-            JsonArray statements = policy.getJsonArray("Statement");
-            boolean removed = statements.getList().removeIf(s -> label.equals(statementSid(s)));
-            if (!removed) {
-                throw SqsException.invalidParameter("Value " + label + " for parameter Label is invalid."
-                        + " Reason: can't find label on existing policy.");
-            }
-            Map<String, String> change = new HashMap<>();
-            change.put(QueueAttributes.POLICY, statements.isEmpty() ? null : policy.encode());
-            return m.withAttributes(change, now);
-        })).map(m -> new JsonObject());
+                    JsonObject policy = policyOf(m, arn);
+                    JsonArray statements = policy.getJsonArray("Statement");
+                    boolean removed = statements.getList().removeIf(s -> label.equals(statementSid(s)));
+                    if (!removed) {
+                        throw SqsException.invalidParameter("Value " + label + " for parameter Label is invalid."
+                                + " Reason: can't find label on existing policy.");
+                    }
+                    Map<String, String> change = new HashMap<>();
+                    change.put(QueueAttributes.POLICY, statements.isEmpty() ? null : policy.encode());
+                    return m.withAttributes(change, now);
+                }))
+                .map(m -> new JsonObject());
     }
 
     private static Object statementSid(Object statement) {

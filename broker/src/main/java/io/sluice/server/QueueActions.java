@@ -51,15 +51,15 @@ final class QueueActions {
         Map<String, String> tags = params.has("tags") ? params.stringMap("tags") : params.stringMap("Tags");
         TagActions.checkTags(tags);
         long now = broker.clock.millis();
-        return Broker.await(broker.registry.create(
-                        new QueueMeta(name, fifo, broker.config.partitions(), now, now, attributes, tags, 0, redrivePolicy)))
+        return Broker.await(broker.registry.create(new QueueMeta(
+                        name, fifo, broker.config.partitions(), now, now, attributes, tags, 0, redrivePolicy)))
                 .map(created -> new JsonObject().put("QueueUrl", broker.urls.url(name)));
     }
 
     Future<JsonObject> getQueueUrl(Params params, RequestInfo info) {
         String owner = params.optionalString("QueueOwnerAWSAccountId");
-        String name = broker.urls.internalName(owner == null || owner.isEmpty() ? info.accountId() : owner,
-                params.requiredString("QueueName"));
+        String name = broker.urls.internalName(
+                owner == null || owner.isEmpty() ? info.accountId() : owner, params.requiredString("QueueName"));
         QueueMeta meta = broker.registry.find(name);
         if (meta == null) {
             throw QueueRegistry.doesNotExist();
@@ -70,8 +70,10 @@ final class QueueActions {
 
     Future<JsonObject> listQueues(Params params, RequestInfo info) {
         String prefix = params.optionalString("QueueNamePrefix");
-        List<QueueMeta> matching = broker.registry.list(broker.urls.internalName(info.accountId(), prefix == null ? "" : prefix))
-                .stream().filter(q -> broker.urls.accountOf(q.name()).equals(info.accountId())).toList();
+        List<QueueMeta> matching =
+                broker.registry.list(broker.urls.internalName(info.accountId(), prefix == null ? "" : prefix)).stream()
+                        .filter(q -> broker.urls.accountOf(q.name()).equals(info.accountId()))
+                        .toList();
         return Future.succeededFuture(page(params, matching, "QueueUrls", false));
     }
 
@@ -111,21 +113,25 @@ final class QueueActions {
         RedrivePolicy redrivePolicy = redrive.take(meta.name(), meta.fifo(), validated);
         long now = broker.clock.millis();
         return Broker.await(broker.registry.update(meta.name(), m -> {
-            QueueMeta changed = m.withAttributes(validated, now);
-            return setsRedrivePolicy ? changed.withRedrivePolicy(redrivePolicy, now) : changed;
-        })).map(m -> new JsonObject());
+                    QueueMeta changed = m.withAttributes(validated, now);
+                    return setsRedrivePolicy ? changed.withRedrivePolicy(redrivePolicy, now) : changed;
+                }))
+                .map(m -> new JsonObject());
     }
 
     Future<JsonObject> purgeQueue(Params params, RequestInfo info) {
         QueueMeta meta = broker.queueOf(params, info);
         long now = broker.clock.millis();
         return Broker.await(broker.registry.update(meta.name(), m -> {
-            if (m.purgedAt() != 0 && now - m.purgedAt() < PURGE_INTERVAL_MILLIS) {
-                throw new SqsException(ErrorCode.PURGE_QUEUE_IN_PROGRESS,
-                        "Only one PurgeQueue operation on " + meta.name() + " is allowed every 60 seconds.");
-            }
-            return m.withPurgedAt(now);
-        })).compose(m -> purgeAll(meta)).map(v -> new JsonObject());
+                    if (m.purgedAt() != 0 && now - m.purgedAt() < PURGE_INTERVAL_MILLIS) {
+                        throw new SqsException(
+                                ErrorCode.PURGE_QUEUE_IN_PROGRESS,
+                                "Only one PurgeQueue operation on " + meta.name() + " is allowed every 60 seconds.");
+                    }
+                    return m.withPurgedAt(now);
+                }))
+                .compose(m -> purgeAll(meta))
+                .map(v -> new JsonObject());
     }
 
     private Future<Void> purgeAll(QueueMeta meta) {
@@ -140,7 +146,8 @@ final class QueueActions {
     Future<JsonObject> listDeadLetterSourceQueues(Params params, RequestInfo info) {
         String targetArn = broker.urls.arn(broker.queueOf(params, info).name());
         List<QueueMeta> sources = broker.registry.list("").stream()
-                .filter(q -> q.redrivePolicy() != null && targetArn.equals(q.redrivePolicy().deadLetterTargetArn()))
+                .filter(q -> q.redrivePolicy() != null
+                        && targetArn.equals(q.redrivePolicy().deadLetterTargetArn()))
                 .toList();
         return Future.succeededFuture(page(params, sources, "queueUrls", true));
     }

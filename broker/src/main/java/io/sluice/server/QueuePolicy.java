@@ -18,7 +18,7 @@ import java.util.function.Predicate;
  * are not evaluated: a statement with a Condition never allows and always denies.
  */
 final class QueuePolicy {
-    private QueuePolicy() { }
+    private QueuePolicy() {}
 
     static boolean allows(String policyJson, String account, SqsAction action) {
         if (policyJson == null || policyJson.isBlank()) {
@@ -27,14 +27,16 @@ final class QueuePolicy {
         JsonArray statements;
         try {
             Object s = new JsonObject(policyJson).getValue("Statement");
-            statements = s instanceof JsonArray a ? a : s instanceof JsonObject o ? new JsonArray().add(o) : new JsonArray();
+            statements =
+                    s instanceof JsonArray a ? a : s instanceof JsonObject o ? new JsonArray().add(o) : new JsonArray();
         } catch (RuntimeException e) {
             return false;
         }
         String wanted = "sqs:" + grantedBy(action).toLowerCase(Locale.ROOT);
         boolean allowed = false;
         for (Object o : statements) {
-            if (!(o instanceof JsonObject st) || !matchesPrincipal(st.getValue("Principal"), account)
+            if (!(o instanceof JsonObject st)
+                    || !matchesPrincipal(st.getValue("Principal"), account)
                     || !matchesAction(st.getValue("Action"), wanted)) {
                 continue;
             }
@@ -54,7 +56,7 @@ final class QueuePolicy {
         String name = action.wireName();
         return switch (name) {
             case "SendMessageBatch", "DeleteMessageBatch", "ChangeMessageVisibilityBatch" ->
-                    name.substring(0, name.length() - "Batch".length());
+                name.substring(0, name.length() - "Batch".length());
             default -> name;
         };
     }
@@ -64,8 +66,9 @@ final class QueuePolicy {
             return true;
         }
         if (principal instanceof JsonObject p) {
-            return anyOf(p.getValue("AWS"), v -> v.equals("*") || v.equals(account)
-                    || v.startsWith("arn:aws:iam::" + account + ":"));
+            return anyOf(
+                    p.getValue("AWS"),
+                    v -> v.equals("*") || v.equals(account) || v.startsWith("arn:aws:iam::" + account + ":"));
         }
         return false;
     }

@@ -46,7 +46,9 @@ final class QueueUrls {
         return "arn:aws:sqs:" + region + ":" + accountOf(internalName) + ":" + plainName(internalName);
     }
 
-    String accountId() { return accountId; }
+    String accountId() {
+        return accountId;
+    }
 
     /**
      * The registry name of the queue a QueueUrl parameter names: the account in its path (or the

@@ -7,14 +7,15 @@ import io.sluice.queue.AttributeNameFilter;
 import io.sluice.queue.Delivery;
 import io.sluice.queue.FifoRules;
 import io.sluice.queue.InFlightQuota;
+import io.sluice.queue.Md5;
 import io.sluice.queue.MessageAttributeValue;
 import io.sluice.queue.MessageRules;
-import io.sluice.queue.Md5;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
 import io.sluice.queue.ReceiptHandle;
 import io.sluice.queue.ShortPollSampler;
+import io.sluice.server.PartitionClaims.Claimed;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -23,7 +24,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.HashSet;
-import io.sluice.server.PartitionClaims.Claimed;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,9 +37,16 @@ import java.util.function.Supplier;
  * other with what is still wanted, so a receive never gets more than MaxNumberOfMessages.
  */
 final class ReceiveAction {
-    private static final List<String> SYSTEM_ATTRIBUTES = List.of("SenderId", "SentTimestamp",
-            "ApproximateReceiveCount", "ApproximateFirstReceiveTimestamp", "AWSTraceHeader",
-            "MessageGroupId", "MessageDeduplicationId", "SequenceNumber", "DeadLetterQueueSourceArn");
+    private static final List<String> SYSTEM_ATTRIBUTES = List.of(
+            "SenderId",
+            "SentTimestamp",
+            "ApproximateReceiveCount",
+            "ApproximateFirstReceiveTimestamp",
+            "AWSTraceHeader",
+            "MessageGroupId",
+            "MessageDeduplicationId",
+            "SequenceNumber",
+            "DeadLetterQueueSourceArn");
 
     /** How often a parked receive claims again without being woken. */
     private static final long REPOLL_MILLIS = 1_000;
@@ -57,8 +64,10 @@ final class ReceiveAction {
     Future<JsonObject> receiveMessage(Params params, RequestInfo info) {
         QueueMeta meta = broker.queueOf(params, info);
         int max = MessageRules.maxNumberOfMessages(params.optionalInt("MaxNumberOfMessages"));
-        int waitSeconds = MessageRules.waitTimeSeconds(params.optionalInt("WaitTimeSeconds"), meta.receiveWaitTimeSeconds());
-        int visibility = MessageRules.visibilityTimeout(params.optionalInt("VisibilityTimeout"), meta.visibilityTimeoutSeconds());
+        int waitSeconds =
+                MessageRules.waitTimeSeconds(params.optionalInt("WaitTimeSeconds"), meta.receiveWaitTimeSeconds());
+        int visibility = MessageRules.visibilityTimeout(
+                params.optionalInt("VisibilityTimeout"), meta.visibilityTimeoutSeconds());
         Set<String> systemNames = new HashSet<>(params.stringList("AttributeNames"));
         systemNames.addAll(params.stringList("MessageSystemAttributeNames"));
         List<String> attributeNames = params.stringList("MessageAttributeNames");
@@ -68,7 +77,8 @@ final class ReceiveAction {
         Supplier<Future<List<Claimed>>> fresh = () -> waitSeconds == 0
                 ? claims.claim(meta, shortPollPartitions(meta), allowance(meta, max, true), visibilityMillis, true)
                 : new ParkedReceive(meta, max, visibilityMillis, waitSeconds * 1000L, info).start();
-        Future<List<Claimed>> claimed = attemptId == null ? fresh.get() : new ReceiveAttempts(attemptId, meta).run(fresh);
+        Future<List<Claimed>> claimed =
+                attemptId == null ? fresh.get() : new ReceiveAttempts(attemptId, meta).run(fresh);
         return claimed.map(list -> result(meta, list, systemNames, attributeNames));
     }
 
@@ -93,7 +103,8 @@ final class ReceiveAction {
         return ShortPollSampler.sample(visible, ThreadLocalRandom.current());
     }
 
-    private JsonObject result(QueueMeta meta, List<Claimed> claimed, Set<String> systemNames, List<String> attributeNames) {
+    private JsonObject result(
+            QueueMeta meta, List<Claimed> claimed, Set<String> systemNames, List<String> attributeNames) {
         JsonObject result = new JsonObject();
         broker.metrics.received(meta.name(), claimed.size());
         if (claimed.isEmpty()) {
@@ -105,8 +116,10 @@ final class ReceiveAction {
             Delivery d = c.delivery();
             JsonObject m = new JsonObject()
                     .put("MessageId", d.messageId())
-                    .put("ReceiptHandle", broker.receipts.encode(
-                            new ReceiptHandle(meta.name(), c.partition(), d.messageId(), d.receiptToken())))
+                    .put(
+                            "ReceiptHandle",
+                            broker.receipts.encode(
+                                    new ReceiptHandle(meta.name(), c.partition(), d.messageId(), d.receiptToken())))
                     .put("MD5OfBody", d.md5OfBody())
                     .put("Body", d.body());
             JsonObject attributes = new JsonObject();
@@ -167,17 +180,20 @@ final class ReceiveAction {
         }
 
         Future<List<Claimed>> run(Supplier<Future<List<Claimed>>> fresh) {
-            return broker.router.execute(meta.name(), home, new PartitionRequest.RecallAttempt(attemptId))
+            return broker.router
+                    .execute(meta.name(), home, new PartitionRequest.RecallAttempt(attemptId))
                     .compose(refs -> refs == null ? Future.succeededFuture((List<Claimed>) null) : redeliver(refs))
-                    .compose(again -> again != null ? Future.succeededFuture(again) : fresh.get().compose(this::remember));
+                    .compose(again -> again != null
+                            ? Future.succeededFuture(again)
+                            : fresh.get().compose(this::remember));
         }
 
         /** The remembered messages again, or null when any of them is no longer in flight under that receive. */
         private Future<List<Claimed>> redeliver(List<AttemptRef> refs) {
             List<Future<Delivery>> all = new ArrayList<>();
             for (AttemptRef r : refs) {
-                all.add(broker.router.execute(meta.name(), r.partition(),
-                        new PartitionRequest.Redeliver(r.messageId(), r.token())));
+                all.add(broker.router.execute(
+                        meta.name(), r.partition(), new PartitionRequest.Redeliver(r.messageId(), r.token())));
             }
             return Future.all(all).map(done -> {
                 List<Claimed> out = new ArrayList<>();
@@ -195,9 +211,11 @@ final class ReceiveAction {
         private Future<List<Claimed>> remember(List<Claimed> claimed) {
             List<AttemptRef> refs = new ArrayList<>();
             for (Claimed c : claimed) {
-                refs.add(new AttemptRef(c.partition(), c.delivery().messageId(), c.delivery().receiptToken()));
+                refs.add(new AttemptRef(
+                        c.partition(), c.delivery().messageId(), c.delivery().receiptToken()));
             }
-            return broker.router.execute(meta.name(), home, new PartitionRequest.RememberAttempt(attemptId, refs))
+            return broker.router
+                    .execute(meta.name(), home, new PartitionRequest.RememberAttempt(attemptId, refs))
                     .map(v -> claimed);
         }
     }
@@ -277,8 +295,12 @@ final class ReceiveAction {
                 finish(List.of());
                 return;
             }
-            claims.claim(meta, ShortPollSampler.all(meta.partitions(), ThreadLocalRandom.current()),
-                            allowance(meta, max, false), visibilityMillis, true)
+            claims.claim(
+                            meta,
+                            ShortPollSampler.all(meta.partitions(), ThreadLocalRandom.current()),
+                            allowance(meta, max, false),
+                            visibilityMillis,
+                            true)
                     .onComplete(ar -> {
                         claiming = false;
                         if (ar.failed()) {

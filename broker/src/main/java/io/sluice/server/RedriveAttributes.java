@@ -58,7 +58,9 @@ final class RedriveAttributes {
         Object count = o.getValue("maxReceiveCount");
         int maxReceiveCount;
         try {
-            maxReceiveCount = count instanceof Number n ? n.intValue() : Integer.parseInt(String.valueOf(count).trim());
+            maxReceiveCount = count instanceof Number n
+                    ? n.intValue()
+                    : Integer.parseInt(String.valueOf(count).trim());
         } catch (NumberFormatException e) {
             throw invalid("RedrivePolicy", "maxReceiveCount must be an integer.");
         }

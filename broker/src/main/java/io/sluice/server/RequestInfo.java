@@ -10,5 +10,4 @@ import io.vertx.core.Future;
  * @param action     the action asked for
  * @param clientGone completes if the client closes the connection before it is answered
  */
-record RequestInfo(String requestId, String senderId, String accountId, SqsAction action, Future<Void> clientGone) {
-}
+record RequestInfo(String requestId, String senderId, String accountId, SqsAction action, Future<Void> clientGone) {}

@@ -16,8 +16,8 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * SendMessage and SendMessageBatch. A standard message goes to a random partition; a FIFO
@@ -33,7 +33,7 @@ final class SendActions {
     }
 
     /** A validated message ready for a partition, with its size for the batch limit. */
-    private record Outgoing(MessageRecord record, long delayMillis, int size, String dedupKey) { }
+    private record Outgoing(MessageRecord record, long delayMillis, int size, String dedupKey) {}
 
     Future<JsonObject> sendMessage(Params params, RequestInfo info) {
         broker.memory.checkRoom();
@@ -49,8 +49,7 @@ final class SendActions {
         broker.memory.checkRoom();
         QueueMeta meta = broker.queueOf(params, info);
         List<Params> entries = params.objectList("Entries");
-        BatchRules.checkIds(entries.stream().map(e -> e.optionalString("Id")).toList(),
-                "SendMessageBatchRequestEntry");
+        BatchRules.checkIds(entries.stream().map(e -> e.optionalString("Id")).toList(), "SendMessageBatchRequestEntry");
         List<Object> validated = new ArrayList<>(entries.size());
         long total = 0;
         for (Params entry : entries) {
@@ -71,9 +70,8 @@ final class SendActions {
             Object v = validated.get(i);
             Future<JsonObject> result;
             if (v instanceof Outgoing out) {
-                Future<SendOutcome> sent = meta.fifo()
-                        ? previous.transform(ignored -> send(meta, out))
-                        : send(meta, out);
+                Future<SendOutcome> sent =
+                        meta.fifo() ? previous.transform(ignored -> send(meta, out)) : send(meta, out);
                 result = sent.map(outcome -> {
                             broker.metrics.sent(meta.name(), out.size);
                             return sentResult(out.record, outcome).put("Id", id);
@@ -107,17 +105,19 @@ final class SendActions {
             // SQS refuses only a per-message delay that would delay: DelaySeconds=0 is accepted.
             Integer perMessage = params.optionalInt("DelaySeconds");
             if (perMessage != null && perMessage != 0) {
-                throw SqsException.invalidParameter("Value " + perMessage
-                        + " for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type.");
+                throw SqsException.invalidParameter(
+                        "Value " + perMessage
+                                + " for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type.");
             }
-            dedupId = FifoRules.deduplicationId(params.optionalString("MessageDeduplicationId"), body,
-                    meta.contentBasedDeduplication());
+            dedupId = FifoRules.deduplicationId(
+                    params.optionalString("MessageDeduplicationId"), body, meta.contentBasedDeduplication());
             dedupKey = FifoRules.dedupKey(dedupId, groupId, meta.deduplicatesPerGroup());
             delay = meta.delaySeconds();
         } else {
             if (params.has("MessageDeduplicationId")) {
-                throw SqsException.invalidParameter("The request includes a parameter that is not valid for this queue type:"
-                        + " MessageDeduplicationId.");
+                throw SqsException.invalidParameter(
+                        "The request includes a parameter that is not valid for this queue type:"
+                                + " MessageDeduplicationId.");
             }
             delay = MessageRules.delaySeconds(params.optionalInt("DelaySeconds"), meta.delaySeconds());
             // Fair queues: a standard queue takes a group id with the FIFO rules and hands it back.
@@ -126,8 +126,8 @@ final class SendActions {
                 FifoRules.checkId("MessageGroupId", groupId);
             }
         }
-        MessageRecord record = new MessageRecord(Ids.newId(), body, attributes, system,
-                broker.clock.millis(), info.senderId(), groupId, dedupId, null);
+        MessageRecord record = new MessageRecord(
+                Ids.newId(), body, attributes, system, broker.clock.millis(), info.senderId(), groupId, dedupId, null);
         return new Outgoing(record, delay * 1000L, size, dedupKey);
     }
 
@@ -135,14 +135,18 @@ final class SendActions {
         if (!meta.fifo()) {
             // Any partition will do; random spreads load without shared state.
             int partition = ThreadLocalRandom.current().nextInt(meta.partitions());
-            return broker.router.execute(meta.name(), partition, new PartitionRequest.Send(out.record, out.delayMillis));
+            return broker.router.execute(
+                    meta.name(), partition, new PartitionRequest.Send(out.record, out.delayMillis));
         }
         int group = FifoRules.partitionOf(out.record.messageGroupId(), meta.partitions());
         int dedupHome = meta.deduplicatesPerGroup() ? group : FifoRules.partitionOf(out.dedupKey, meta.partitions());
         if (dedupHome == group) {
-            return broker.router.execute(meta.name(), group, new PartitionRequest.Send(out.record, out.delayMillis, out.dedupKey));
+            return broker.router.execute(
+                    meta.name(), group, new PartitionRequest.Send(out.record, out.delayMillis, out.dedupKey));
         }
-        return broker.router.execute(meta.name(), dedupHome, new PartitionRequest.ReserveDedup(out.dedupKey, out.record.messageId()))
+        return broker.router
+                .execute(
+                        meta.name(), dedupHome, new PartitionRequest.ReserveDedup(out.dedupKey, out.record.messageId()))
                 .compose(seen -> {
                     if (seen != null && seen.confirmed()) {
                         return Future.succeededFuture(new SendOutcome(seen.messageId(), seen.sequenceNumber(), true));
@@ -150,9 +154,14 @@ final class SendActions {
                     // Unconfirmed: an earlier send of this id may have failed between the two steps;
                     // store under the reserved id (a no-op when that send did store it).
                     MessageRecord record = seen == null ? out.record : out.record.withMessageId(seen.messageId());
-                    return broker.router.execute(meta.name(), group, new PartitionRequest.Send(record, out.delayMillis))
-                            .compose(stored -> broker.router.execute(meta.name(), dedupHome,
-                                            new PartitionRequest.ConfirmDedup(out.dedupKey, stored.messageId(), stored.sequenceNumber()))
+                    return broker.router
+                            .execute(meta.name(), group, new PartitionRequest.Send(record, out.delayMillis))
+                            .compose(stored -> broker.router
+                                    .execute(
+                                            meta.name(),
+                                            dedupHome,
+                                            new PartitionRequest.ConfirmDedup(
+                                                    out.dedupKey, stored.messageId(), stored.sequenceNumber()))
                                     .map(v -> stored));
                 });
     }
@@ -174,7 +183,7 @@ final class SendActions {
 
     static JsonObject failureOf(String id, Throwable err) {
         SqsException known = Broker.asSqsError(err);
-        return MessageCodec.failure(id, known != null ? known
-                : new SqsException(ErrorCode.INTERNAL_FAILURE, "Internal failure."));
+        return MessageCodec.failure(
+                id, known != null ? known : new SqsException(ErrorCode.INTERNAL_FAILURE, "Internal failure."));
     }
 }

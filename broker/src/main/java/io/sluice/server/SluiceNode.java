@@ -56,8 +56,14 @@ public final class SluiceNode implements AutoCloseable {
     private final int port;
     private final String baseUrl;
 
-    private SluiceNode(Vertx vertx, PartitionLoops loops, PartitionDirectory directory, Health health,
-                       ExecutorService blocking, int port, String baseUrl) {
+    private SluiceNode(
+            Vertx vertx,
+            PartitionLoops loops,
+            PartitionDirectory directory,
+            Health health,
+            ExecutorService blocking,
+            int port,
+            String baseUrl) {
         this.vertx = vertx;
         this.directory = directory;
         this.loops = loops;
@@ -75,7 +81,9 @@ public final class SluiceNode implements AutoCloseable {
         HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
         Metrics metrics = new Metrics();
         VertxOptions options = new VertxOptions().setEventLoopPoolSize(eventLoops);
-        options.getEventBusOptions().setHost(config.cluster().host()).setPort(0)
+        options.getEventBusOptions()
+                .setHost(config.cluster().host())
+                .setPort(0)
                 .setClusterPublicHost(config.cluster().host());
         VertxBuilder builder = Vertx.builder().withClusterManager(manager);
         if (config.vertxMetrics()) {
@@ -99,8 +107,13 @@ public final class SluiceNode implements AutoCloseable {
         }
     }
 
-    private static SluiceNode wire(BrokerConfig config, Vertx vertx, HazelcastClusterManager manager,
-                                   ExecutorService blocking, int eventLoops, Metrics metrics) {
+    private static SluiceNode wire(
+            BrokerConfig config,
+            Vertx vertx,
+            HazelcastClusterManager manager,
+            ExecutorService blocking,
+            int eventLoops,
+            Metrics metrics) {
         HazelcastInstance hz = manager.getHazelcastInstance();
         String nodeId = manager.getNodeId();
         Clock clock = Clock.SYSTEM;
@@ -108,8 +121,12 @@ public final class SluiceNode implements AutoCloseable {
         WakeRelay wakes = new WakeRelay(vertx, longPolls, nodeId);
         longPolls.onFirstWait(wakes::watch);
         AtomicReference<PartitionDirectory> directoryRef = new AtomicReference<>();
-        HazelcastQueueRegistry registry = new HazelcastQueueRegistry(hz.getMap(HazelcastSetup.QUEUES_MAP),
-                hz.getMap(HazelcastSetup.DELETED_QUEUES_MAP), clock, blocking, name -> {
+        HazelcastQueueRegistry registry = new HazelcastQueueRegistry(
+                hz.getMap(HazelcastSetup.QUEUES_MAP),
+                hz.getMap(HazelcastSetup.DELETED_QUEUES_MAP),
+                clock,
+                blocking,
+                name -> {
                     PartitionDirectory d = directoryRef.get();
                     if (d != null) {
                         d.forget(name);
@@ -129,34 +146,54 @@ public final class SluiceNode implements AutoCloseable {
             paused = () -> false;
             directory = new PartitionDirectory(loops, CommitPort.inMemory(), clock, registry, wakes, owned);
         } else {
-            PauseGuard guarded = new PauseGuard(ownership,
-                    Long.parseLong(hz.getConfig().getProperty("hazelcast.max.no.heartbeat.seconds")));
+            PauseGuard guarded = new PauseGuard(
+                    ownership, Long.parseLong(hz.getConfig().getProperty("hazelcast.max.no.heartbeat.seconds")));
             owned = guarded;
             paused = guarded::suspect;
-            directory = new PartitionDirectory(loops,
-                    new HazelcastCommitPort(hz.getMap(HazelcastSetup.MESSAGES_MAP),
-                            () -> hz.getCluster().getLocalMember().getUuid(), blocking),
-                    clock, registry, wakes, owned);
+            directory = new PartitionDirectory(
+                    loops,
+                    new HazelcastCommitPort(
+                            hz.getMap(HazelcastSetup.MESSAGES_MAP),
+                            () -> hz.getCluster().getLocalMember().getUuid(),
+                            blocking),
+                    clock,
+                    registry,
+                    wakes,
+                    owned);
             guarded.start(vertx, hz, directory);
         }
         directoryRef.set(directory);
         StatsBoard stats = new StatsBoard(directory, registry, nodeId);
         stats.start(vertx);
         ClusterRouter router = new ClusterRouter(vertx, directory, ownership, stats);
-        await(vertx.deployVerticle(() -> new ForwardedRequests(directory, nodeId),
-                new DeploymentOptions().setInstances(eventLoops)), "serve forwarded requests");
-        Reconciler reconciler = new Reconciler(vertx, directory, registry, owned, hz.getPartitionService(), longPolls, blocking);
+        await(
+                vertx.deployVerticle(
+                        () -> new ForwardedRequests(directory, nodeId),
+                        new DeploymentOptions().setInstances(eventLoops)),
+                "serve forwarded requests");
+        Reconciler reconciler =
+                new Reconciler(vertx, directory, registry, owned, hz.getPartitionService(), longPolls, blocking);
         reconciler.start();
 
         String baseUrl = config.publicBaseUrl(config.port());
-        Broker broker = new Broker(config, clock, registry, router, new ReceiptHandle.Codec(sharedSecret(hz)),
-                new QueueUrls(baseUrl, config.accountId(), config.region()), longPolls,
-                MemoryGuard.watchingThisJvm(), new MoveTaskStore(hz), metrics);
+        Broker broker = new Broker(
+                config,
+                clock,
+                registry,
+                router,
+                new ReceiptHandle.Codec(sharedSecret(hz)),
+                new QueueUrls(baseUrl, config.accountId(), config.region()),
+                longPolls,
+                MemoryGuard.watchingThisJvm(),
+                new MoveTaskStore(hz),
+                metrics);
         directory.events(metrics);
         metrics.bind(directory, router, longPolls, clock);
         Health health = new Health(() -> !paused.getAsBoolean() && reconciler.ready());
         ConnectionLimit connections = new ConnectionLimit(config.http().maxConnections());
-        await(vertx.deployVerticle(() -> new SqsHttpVerticle(broker, health, connections),
+        await(
+                vertx.deployVerticle(
+                        () -> new SqsHttpVerticle(broker, health, connections),
                         new DeploymentOptions().setInstances(eventLoops).setThreadingModel(ThreadingModel.EVENT_LOOP)),
                 "listen on " + config.host() + ":" + config.port());
         health.awaitReady(START_TIMEOUT_SECONDS);
@@ -173,10 +210,14 @@ public final class SluiceNode implements AutoCloseable {
     }
 
     /** The HTTP port the node listens on (useful with port 0). */
-    public int port() { return port; }
+    public int port() {
+        return port;
+    }
 
     /** The base URL of queue URLs, e.g. http://127.0.0.1:9324 */
-    public String baseUrl() { return baseUrl; }
+    public String baseUrl() {
+        return baseUrl;
+    }
 
     /** Leaves the cluster (handing its partitions over) and stops; blocks until done. */
     @Override

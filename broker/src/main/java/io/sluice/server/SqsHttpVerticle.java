@@ -12,6 +12,7 @@ import io.sluice.protocol.SqsAction;
 import io.sluice.protocol.SqsRequest;
 import io.sluice.protocol.WireProtocol;
 import io.sluice.queue.ErrorCode;
+import io.sluice.queue.Ids;
 import io.sluice.queue.SqsException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -25,7 +26,6 @@ import io.vertx.core.http.HttpServerResponse;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import io.sluice.queue.Ids;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -100,7 +100,8 @@ final class SqsHttpVerticle extends VerticleBase {
             message = "The request line is longer than " + broker.config.http().maxInitialLineBytes() + " bytes.";
         } else if (cause instanceof TooLongHttpHeaderException) {
             code = ErrorCode.REQUEST_HEADER_TOO_LARGE;
-            message = "The request headers are larger than " + broker.config.http().maxHeaderBytes() + " bytes.";
+            message = "The request headers are larger than "
+                    + broker.config.http().maxHeaderBytes() + " bytes.";
         } else {
             code = ErrorCode.MALFORMED_HTTP_REQUEST;
             message = "The request is not valid HTTP/1.1 and could not be read.";
@@ -111,7 +112,9 @@ final class SqsHttpVerticle extends VerticleBase {
     /** Answers a request that cannot be served at all with an SQS error, and closes its connection. */
     private static void refuse(HttpServerRequest req, ErrorCode code, String message) {
         WireProtocol protocol = RequestDecoder.protocolOf(req.getHeader("X-Amz-Target"));
-        send(req.response().putHeader("Connection", "close"), ResponseEncoder.error(protocol, code, message, Ids.newId()));
+        send(
+                req.response().putHeader("Connection", "close"),
+                ResponseEncoder.error(protocol, code, message, Ids.newId()));
         req.connection().close();
     }
 
@@ -121,7 +124,8 @@ final class SqsHttpVerticle extends VerticleBase {
             return;
         }
         if (req.method() == HttpMethod.GET && req.path().equals("/metrics")) {
-            req.response().putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+            req.response()
+                    .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
                     .end(broker.metrics.scrape());
             return;
         }
@@ -137,7 +141,10 @@ final class SqsHttpVerticle extends VerticleBase {
         if (signatures != null) {
             // What the headers alone decide is refused before the body is read.
             try {
-                signature = signatures.precheck(new SigV4.Request(req.method().name(), req.path(), req.query(),
+                signature = signatures.precheck(new SigV4.Request(
+                        req.method().name(),
+                        req.path(),
+                        req.query(),
                         name -> req.headers().getAll(name)));
             } catch (SqsException e) {
                 rejectBeforeBody(req, ResponseEncoder.error(protocol, e.code(), e.getMessage(), requestId), declared);
@@ -170,8 +177,8 @@ final class SqsHttpVerticle extends VerticleBase {
         req.exceptionHandler(err -> LOG.log(Level.FINE, "request failed while reading", err));
     }
 
-    private void process(HttpServerRequest req, WireProtocol protocol, String requestId, Buffer body,
-                         SigV4.Pending signature) {
+    private void process(
+            HttpServerRequest req, WireProtocol protocol, String requestId, Buffer body, SigV4.Pending signature) {
         long began = System.nanoTime();
         Future<EncodedResponse> response;
         SqsRequest sqs = null;
@@ -179,13 +186,14 @@ final class SqsHttpVerticle extends VerticleBase {
             SigV4.Key key = signature != null ? signatures.verify(signature, body.getBytes()) : null;
             String sender = key != null ? key.accessKeyId() : senderOf(req);
             String account = key != null ? key.accountId() : broker.urls.accountId();
-            sqs = RequestDecoder.decode(req.path(), req.query(), req.getHeader("Content-Type"),
-                    req.getHeader("X-Amz-Target"), body);
+            sqs = RequestDecoder.decode(
+                    req.path(), req.query(), req.getHeader("Content-Type"), req.getHeader("X-Amz-Target"), body);
             Promise<Void> clientGone = Promise.promise();
             req.response().closeHandler(v -> clientGone.tryComplete());
             RequestInfo info = new RequestInfo(requestId, sender, account, sqs.action(), clientGone.future());
             SqsRequest decoded = sqs;
-            response = actions.get(sqs.action()).handle(sqs.params(), info)
+            response = actions.get(sqs.action())
+                    .handle(sqs.params(), info)
                     .map(result -> ResponseEncoder.success(decoded.protocol(), decoded.action(), result, requestId));
         } catch (RuntimeException e) {
             response = Future.failedFuture(e);
@@ -205,13 +213,13 @@ final class SqsHttpVerticle extends VerticleBase {
             return ResponseEncoder.error(protocol, known.code(), known.getMessage(), requestId);
         }
         LOG.log(Level.WARNING, "request " + requestId + " failed", failure);
-        return ResponseEncoder.error(protocol, ErrorCode.INTERNAL_FAILURE,
-                "We encountered an internal error. Please try again.", requestId);
+        return ResponseEncoder.error(
+                protocol, ErrorCode.INTERNAL_FAILURE, "We encountered an internal error. Please try again.", requestId);
     }
 
     private static EncodedResponse tooLarge(WireProtocol protocol, String requestId, int max) {
-        return ResponseEncoder.error(protocol, ErrorCode.REQUEST_TOO_LARGE, "Request body larger than " + max + " bytes.",
-                requestId);
+        return ResponseEncoder.error(
+                protocol, ErrorCode.REQUEST_TOO_LARGE, "Request body larger than " + max + " bytes.", requestId);
     }
 
     /**

@@ -28,11 +28,12 @@ final class TagActions {
         }
         checkTags(tags);
         return Broker.await(broker.registry.update(meta.name(), m -> {
-            Map<String, String> merged = new LinkedHashMap<>(m.tags());
-            merged.putAll(tags);
-            checkTags(merged);
-            return m.withTags(merged);
-        })).map(m -> new JsonObject());
+                    Map<String, String> merged = new LinkedHashMap<>(m.tags());
+                    merged.putAll(tags);
+                    checkTags(merged);
+                    return m.withTags(merged);
+                }))
+                .map(m -> new JsonObject());
     }
 
     Future<JsonObject> untagQueue(Params params, RequestInfo info) {
@@ -42,10 +43,11 @@ final class TagActions {
             throw SqsException.missingParameter("TagKeys");
         }
         return Broker.await(broker.registry.update(meta.name(), m -> {
-            Map<String, String> remaining = new LinkedHashMap<>(m.tags());
-            keys.forEach(remaining::remove);
-            return m.withTags(remaining);
-        })).map(m -> new JsonObject());
+                    Map<String, String> remaining = new LinkedHashMap<>(m.tags());
+                    keys.forEach(remaining::remove);
+                    return m.withTags(remaining);
+                }))
+                .map(m -> new JsonObject());
     }
 
     Future<JsonObject> listQueueTags(Params params, RequestInfo info) {

@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /** Small helpers shared by the chaos tests. */
 final class Chaos {
-    private Chaos() { }
+    private Chaos() {}
 
     /** Prints a result line and appends it to {@code target/chaos-logs/reports.txt}. */
     static void report(String line) {
@@ -26,8 +26,12 @@ final class Chaos {
         System.out.println("CHAOS " + stamped);
         try {
             Files.createDirectories(ClusterProcess.LOG_DIR);
-            Files.writeString(ClusterProcess.LOG_DIR.resolve("reports.txt"), stamped + System.lineSeparator(),
-                    StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Files.writeString(
+                    ClusterProcess.LOG_DIR.resolve("reports.txt"),
+                    stamped + System.lineSeparator(),
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
         } catch (IOException e) {
             System.err.println("cannot write the chaos report: " + e);
         }

@@ -55,11 +55,15 @@ class ClusterConfigFilesTest {
                 () -> assertEquals(1, messages.getBackupCount()),
                 () -> assertEquals(0, messages.getAsyncBackupCount()),
                 () -> assertEquals("sluice-majority", messages.getSplitBrainProtectionName()),
-                () -> assertEquals("com.hazelcast.spi.merge.DiscardMergePolicy", messages.getMergePolicyConfig().getPolicy()),
+                () -> assertEquals(
+                        "com.hazelcast.spi.merge.DiscardMergePolicy",
+                        messages.getMergePolicyConfig().getPolicy()),
                 () -> assertEquals("sluice-majority", perQueue.getSplitBrainProtectionName()),
                 () -> assertEquals(1, queues.getBackupCount()),
                 () -> assertNull(queues.getSplitBrainProtectionName()),
-                () -> assertEquals("com.hazelcast.spi.merge.PutIfAbsentMergePolicy", queues.getMergePolicyConfig().getPolicy()),
+                () -> assertEquals(
+                        "com.hazelcast.spi.merge.PutIfAbsentMergePolicy",
+                        queues.getMergePolicyConfig().getPolicy()),
                 () -> assertTrue(majority.isEnabled(), "split-brain protection enabled"),
                 () -> assertEquals(2, majority.getMinimumClusterSize()),
                 () -> assertEquals(SplitBrainProtectionOn.READ_WRITE, majority.getProtectOn()));
@@ -76,7 +80,9 @@ class ClusterConfigFilesTest {
                 () -> assertTrue(c.getNetworkConfig().isPortAutoIncrement()),
                 () -> assertEquals(20, c.getNetworkConfig().getPortCount()),
                 () -> assertTrue(c.getNetworkConfig().getInterfaces().isEnabled()),
-                () -> assertEquals(List.of("127.0.0.1"), List.copyOf(c.getNetworkConfig().getInterfaces().getInterfaces())));
+                () -> assertEquals(
+                        List.of("127.0.0.1"),
+                        List.copyOf(c.getNetworkConfig().getInterfaces().getInterfaces())));
     }
 
     @Test
@@ -85,7 +91,9 @@ class ClusterConfigFilesTest {
         JoinConfig join = c.getNetworkConfig().getJoin();
         assertAll(
                 () -> assertTrue(join.getTcpIpConfig().isEnabled()),
-                () -> assertEquals(List.of("10.0.0.1", "10.0.0.2", "10.0.0.3"), join.getTcpIpConfig().getMembers()),
+                () -> assertEquals(
+                        List.of("10.0.0.1", "10.0.0.2", "10.0.0.3"),
+                        join.getTcpIpConfig().getMembers()),
                 () -> assertFalse(join.getKubernetesConfig().isEnabled()),
                 () -> assertFalse(c.getNetworkConfig().getInterfaces().isEnabled()));
     }
@@ -97,8 +105,11 @@ class ClusterConfigFilesTest {
         assertAll(
                 () -> assertFalse(join.getTcpIpConfig().isEnabled()),
                 () -> assertTrue(join.getKubernetesConfig().isEnabled()),
-                () -> assertEquals("sluice-hz.sluice.svc.cluster.local", join.getKubernetesConfig().getProperty("service-dns")),
-                () -> assertNull(join.getKubernetesConfig().getProperty("service-name"), "DNS lookup mode, not API mode"),
+                () -> assertEquals(
+                        "sluice-hz.sluice.svc.cluster.local",
+                        join.getKubernetesConfig().getProperty("service-dns")),
+                () -> assertNull(
+                        join.getKubernetesConfig().getProperty("service-name"), "DNS lookup mode, not API mode"),
                 () -> assertFalse(c.getNetworkConfig().getInterfaces().isEnabled()));
     }
 
@@ -113,7 +124,8 @@ class ClusterConfigFilesTest {
                 () -> assertEquals("sluice-hz", join.getKubernetesConfig().getProperty("service-name")),
                 () -> assertEquals("true", join.getKubernetesConfig().getProperty("resolve-not-ready-addresses")),
                 () -> assertEquals("false", join.getKubernetesConfig().getProperty("expose-externally")),
-                () -> assertNull(join.getKubernetesConfig().getProperty("service-dns"), "API mode, not DNS lookup mode"),
+                () -> assertNull(
+                        join.getKubernetesConfig().getProperty("service-dns"), "API mode, not DNS lookup mode"),
                 () -> assertFalse(c.getNetworkConfig().getInterfaces().isEnabled()));
     }
 }

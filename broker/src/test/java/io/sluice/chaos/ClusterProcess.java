@@ -31,13 +31,16 @@ import org.awaitility.core.ConditionTimeoutException;
 public final class ClusterProcess {
 
     /** The shaded jar; failsafe passes it as {@code -Dsluice.jar}. */
-    public static final Path JAR = Path.of(System.getProperty("sluice.jar", "target/sluice.jar")).toAbsolutePath();
+    public static final Path JAR =
+            Path.of(System.getProperty("sluice.jar", "target/sluice.jar")).toAbsolutePath();
     /** Where node logs go. */
-    public static final Path LOG_DIR = Path.of(System.getProperty("sluice.chaosLogs", "target/chaos-logs")).toAbsolutePath();
+    public static final Path LOG_DIR =
+            Path.of(System.getProperty("sluice.chaosLogs", "target/chaos-logs")).toAbsolutePath();
 
     private static final Set<ClusterProcess> STARTED = ConcurrentHashMap.newKeySet();
     private static final Set<Integer> PORTS_HANDED_OUT = ConcurrentHashMap.newKeySet();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(ClusterProcess::killAll, "chaos-node-cleanup"));
@@ -74,15 +77,18 @@ public final class ClusterProcess {
 
     private static ClusterProcess start(String name, String maxHeap, int hzPort, List<String> args) {
         if (!Files.isRegularFile(JAR)) {
-            throw new IllegalStateException("no broker jar at " + JAR + " (run mvn package first, or pass -Dsluice.jar=...)");
+            throw new IllegalStateException(
+                    "no broker jar at " + JAR + " (run mvn package first, or pass -Dsluice.jar=...)");
         }
         int port = freePort();
         Path log = LOG_DIR.resolve(name + ".log");
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + maxHeap,
-                "-jar", JAR.toString(),
-                "--port", Integer.toString(port)));
+                "-jar",
+                JAR.toString(),
+                "--port",
+                Integer.toString(port)));
         cmd.addAll(args);
         try {
             Files.createDirectories(LOG_DIR);
@@ -113,7 +119,8 @@ public final class ClusterProcess {
                         return healthy();
                     });
         } catch (ConditionTimeoutException e) {
-            throw new AssertionError("node " + name + " not ready within " + timeout + "; log tail:\n" + logTail(40), e);
+            throw new AssertionError(
+                    "node " + name + " not ready within " + timeout + "; log tail:\n" + logTail(40), e);
         }
         return this;
     }
@@ -121,8 +128,12 @@ public final class ClusterProcess {
     /** GET /health answered 200 within 2 s. */
     public boolean healthy() {
         try {
-            HttpResponse<Void> r = HTTP.send(HttpRequest.newBuilder(URI.create(endpoint() + "/health"))
-                    .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.discarding());
+            HttpResponse<Void> r = HTTP.send(
+                    HttpRequest.newBuilder(URI.create(endpoint() + "/health"))
+                            .timeout(Duration.ofSeconds(2))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.discarding());
             return r.statusCode() == 200;
         } catch (IOException e) {
             return false;
@@ -188,7 +199,8 @@ public final class ClusterProcess {
     public int awaitExit(Duration timeout) {
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new AssertionError("node " + name + " did not exit within " + timeout + "; log tail:\n" + logTail(40));
+                throw new AssertionError(
+                        "node " + name + " did not exit within " + timeout + "; log tail:\n" + logTail(40));
             }
             return process.exitValue();
         } catch (InterruptedException e) {
@@ -222,7 +234,8 @@ public final class ClusterProcess {
         }
         try {
             Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
-                    .redirectErrorStream(true).start();
+                    .redirectErrorStream(true)
+                    .start();
             if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
                 if ("KILL".equals(signal)) {
                     process.destroyForcibly();

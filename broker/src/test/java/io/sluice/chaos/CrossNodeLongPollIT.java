@@ -57,7 +57,9 @@ class CrossNodeLongPollIT {
         clients.get(0).createQueue(r -> r.queueName(queue));
         for (int i = 0; i < clients.size(); i++) {
             SqsClient c = clients.get(i);
-            await("queue known to node " + (i + 1)).atMost(Duration.ofSeconds(30)).ignoreExceptions()
+            await("queue known to node " + (i + 1))
+                    .atMost(Duration.ofSeconds(30))
+                    .ignoreExceptions()
                     .until(() -> c.getQueueUrl(r -> r.queueName(queue)).queueUrl() != null);
         }
         List<Long> latencies = new ArrayList<>();
@@ -74,10 +76,15 @@ class CrossNodeLongPollIT {
                 String urlB = Chaos.url(cluster.node(b).endpoint(), queue);
                 SqsClient clientA = clients.get(a);
                 SqsClient clientB = clients.get(b);
-                CompletableFuture<List<Message>> parked = CompletableFuture.supplyAsync(() -> clientA.receiveMessage(
-                        r -> r.queueUrl(urlA).waitTimeSeconds(10).maxNumberOfMessages(1)).messages(), pool);
+                CompletableFuture<List<Message>> parked = CompletableFuture.supplyAsync(
+                        () -> clientA.receiveMessage(r ->
+                                        r.queueUrl(urlA).waitTimeSeconds(10).maxNumberOfMessages(1))
+                                .messages(),
+                        pool);
                 // The receive stays parked (nothing to claim) for 1.5 s before we send.
-                await("receive parked on node " + (a + 1)).during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3))
+                await("receive parked on node " + (a + 1))
+                        .during(Duration.ofMillis(1500))
+                        .atMost(Duration.ofSeconds(3))
                         .until(() -> !parked.isDone());
                 String body = "wake-" + round;
                 clientB.sendMessage(r -> r.queueUrl(urlB).messageBody(body));
@@ -89,7 +96,8 @@ class CrossNodeLongPollIT {
                     problems.add("round " + round + " (A=node" + (a + 1) + ", B=node" + (b + 1) + "): got " + got.size()
                             + " messages " + got.stream().map(Message::body).toList());
                 } else {
-                    clientA.deleteMessage(r -> r.queueUrl(urlA).receiptHandle(got.get(0).receiptHandle()));
+                    clientA.deleteMessage(
+                            r -> r.queueUrl(urlA).receiptHandle(got.get(0).receiptHandle()));
                 }
                 if (latency > LIMIT_MS) {
                     problems.add("round " + round + " (A=node" + (a + 1) + ", B=node" + (b + 1) + "): returned "
@@ -97,7 +105,8 @@ class CrossNodeLongPollIT {
                 }
             }
         } catch (Exception e) {
-            throw new AssertionError("long poll round failed; latencies so far " + latencies + "\n" + cluster.describe(), e);
+            throw new AssertionError(
+                    "long poll round failed; latencies so far " + latencies + "\n" + cluster.describe(), e);
         } finally {
             pool.shutdownNow();
         }

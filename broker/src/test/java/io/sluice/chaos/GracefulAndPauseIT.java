@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Timeout;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GracefulAndPauseIT {
 
-    private static final LoadChecker.Options PHASE = LoadChecker.Options.defaults()
-            .withMessages(1500, 800).withSendDuration(Duration.ofSeconds(20));
+    private static final LoadChecker.Options PHASE =
+            LoadChecker.Options.defaults().withMessages(1500, 800).withSendDuration(Duration.ofSeconds(20));
 
     private static ChaosCluster cluster;
 
@@ -69,7 +69,9 @@ class GracefulAndPauseIT {
             LoadChecker.Report report = load.finish();
             Chaos.report("GracefulAndPauseIT join: " + fourth + " ready " + readyAfter + " ms after launch; " + report);
             assertCommon(report);
-            assertTrue(cluster.alive().stream().allMatch(ClusterProcess::healthy), "all 4 nodes healthy\n" + cluster.describe());
+            assertTrue(
+                    cluster.alive().stream().allMatch(ClusterProcess::healthy),
+                    "all 4 nodes healthy\n" + cluster.describe());
         }
     }
 
@@ -88,15 +90,20 @@ class GracefulAndPauseIT {
             load.removeNode(leaving.endpoint());
             LoadChecker.Report report = load.finish();
             List<ClusterProcess> others = cluster.alive();
-            long othersFailures = others.stream().mapToLong(n -> load.failuresThrough(n.endpoint())).sum();
+            long othersFailures = others.stream()
+                    .mapToLong(n -> load.failuresThrough(n.endpoint()))
+                    .sum();
             Chaos.report("GracefulAndPauseIT sigterm: " + leaving + " exited with " + exit + " after " + exitedAfter
                     + " ms; client failures through the other nodes " + othersFailures + " (through the leaving node "
                     + load.failuresThrough(leaving.endpoint()) + "); " + report);
             assertCommon(report);
             assertAll(
                     () -> assertTrue(leaving.logContains("Sluice ready"), "the leaving node had logged 'Sluice ready'"),
-                    () -> assertEquals(0, othersFailures,
-                            "requests through the remaining nodes failed after the SDK's retries: " + report.failureKinds()),
+                    () -> assertEquals(
+                            0,
+                            othersFailures,
+                            "requests through the remaining nodes failed after the SDK's retries: "
+                                    + report.failureKinds()),
                     () -> assertTrue(exitedAfter < 30_000, "SIGTERM exit took " + exitedAfter + " ms"));
         }
     }
@@ -106,8 +113,8 @@ class GracefulAndPauseIT {
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void sigstopPastHeartbeatTimeoutThenSigcont() {
         ClusterProcess frozen = cluster.node(2);
-        try (LoadChecker load = new LoadChecker("sigstop", liveEndpoints(),
-                PHASE.withSendDuration(Duration.ofSeconds(30)))) {
+        try (LoadChecker load =
+                new LoadChecker("sigstop", liveEndpoints(), PHASE.withSendDuration(Duration.ofSeconds(30)))) {
             load.start();
             Chaos.runLoadUntil(load, 5_000);
             long stopAt = load.now();
@@ -119,15 +126,19 @@ class GracefulAndPauseIT {
             long recovered = load.recoveredAfter(stopAt);
             long healthyAfter = -1;
             try {
-                await("frozen node healthy again").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                await("frozen node healthy again")
+                        .atMost(Duration.ofSeconds(90))
+                        .pollInterval(Duration.ofMillis(500))
                         .until(frozen::healthy);
                 healthyAfter = load.now() - contAt;
             } catch (ConditionTimeoutException e) {
                 // asserted below
             }
-            boolean othersHealthy = cluster.alive().stream().filter(n -> n != frozen).allMatch(ClusterProcess::healthy);
+            boolean othersHealthy =
+                    cluster.alive().stream().filter(n -> n != frozen).allMatch(ClusterProcess::healthy);
             Chaos.report("GracefulAndPauseIT sigstop: " + frozen + " stopped 15 s; every FIFO group acknowledged again "
-                    + recovered + " ms after SIGSTOP; frozen node healthy " + healthyAfter + " ms after SIGCONT; " + report);
+                    + recovered + " ms after SIGSTOP; frozen node healthy " + healthyAfter + " ms after SIGCONT; "
+                    + report);
             assertCommon(report);
             long healthy = healthyAfter;
             assertAll(
@@ -136,10 +147,12 @@ class GracefulAndPauseIT {
                     // its /health answers, and the heartbeat timeout (10 s) has moved its partitions; a gained
                     // partition then waits 1.5 s to settle and forwarded calls retry for up to 8 s. Measured
                     // 16-29 s on the 2-core CI machine; the bound leaves room for its load.
-                    () -> assertTrue(recovered >= 0 && recovered <= 40_000,
+                    () -> assertTrue(
+                            recovered >= 0 && recovered <= 40_000,
                             "every FIFO group acknowledged again within 40 s of the SIGSTOP: " + recovered + " ms"),
                     () -> assertTrue(othersHealthy, "the other nodes healthy\n" + cluster.describe()),
-                    () -> assertTrue(frozen.alive() && healthy >= 0,
+                    () -> assertTrue(
+                            frozen.alive() && healthy >= 0,
                             "the frozen node healthy again within 90 s of SIGCONT\n" + cluster.describe()
                                     + "log tail:\n" + frozen.logTail(30)));
         }
@@ -150,8 +163,12 @@ class GracefulAndPauseIT {
                 () -> assertEquals(0, report.stdLost(), "standard messages acknowledged but never received: " + report),
                 () -> assertEquals(0, report.fifoLost(), "FIFO messages acknowledged but never received: " + report),
                 () -> assertEquals(0, report.fifoOrderViolations(), "FIFO order: " + report.violationSample()),
-                () -> assertEquals(0, report.fifoDeletedCameBack(), "deleted FIFO messages came back: " + report.violationSample()),
-                () -> assertTrue(report.stdAcked() == report.stdSent() && report.fifoAcked() == report.fifoSent(),
+                () -> assertEquals(
+                        0,
+                        report.fifoDeletedCameBack(),
+                        "deleted FIFO messages came back: " + report.violationSample()),
+                () -> assertTrue(
+                        report.stdAcked() == report.stdSent() && report.fifoAcked() == report.fifoSent(),
                         "every send acknowledged in the end: " + report));
     }
 }

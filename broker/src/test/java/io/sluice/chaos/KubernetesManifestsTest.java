@@ -26,7 +26,6 @@ class KubernetesManifestsTest {
     private static final String BASE = "../k8s/base";
     private static final String OVERLAY = "../k8s/overlays/api-discovery";
 
-
     @SuppressWarnings("unchecked")
     private static Map<String, Object> map(Object o, String... path) {
         Object cur = o;
@@ -103,10 +102,13 @@ class KubernetesManifestsTest {
         assertNotNull(pdb);
 
         Map<String, Object> container = container(sts);
-        List<String> args = new ArrayList<>(((List<Object>) container.get("args")).stream().map(String::valueOf).toList());
+        List<String> args = new ArrayList<>(((List<Object>) container.get("args"))
+                .stream().map(String::valueOf).toList());
         Map<String, String> env = new HashMap<>();
         for (Map<String, Object> e : (List<Map<String, Object>>) container.get("env")) {
-            env.put((String) e.get("name"), e.get("value") == null ? "(from " + e.get("valueFrom") + ")" : (String) e.get("value"));
+            env.put(
+                    (String) e.get("name"),
+                    e.get("value") == null ? "(from " + e.get("valueFrom") + ")" : (String) e.get("value"));
         }
         Map<String, Object> hzConfig;
         try (Reader r = Files.newBufferedReader(Path.of("../cluster-config/kubernetes.yaml"), StandardCharsets.UTF_8)) {
@@ -134,11 +136,15 @@ class KubernetesManifestsTest {
                 () -> assertEquals("/health/live", get(container, "startupProbe", "httpGet", "path")),
                 () -> assertEquals("http", get(container, "readinessProbe", "httpGet", "port")),
                 () -> assertEquals("http", get(container, "livenessProbe", "httpGet", "port")),
-                () -> assertTrue(args.containsAll(List.of("--cluster-config", "--cluster-host", "$(POD_IP)", "--port", "9324")), "args " + args),
-                () -> assertEquals("http://sluice." + namespace + ".svc.cluster.local:9324", env.get("SLUICE_BASE_URL")),
+                () -> assertTrue(
+                        args.containsAll(List.of("--cluster-config", "--cluster-host", "$(POD_IP)", "--port", "9324")),
+                        "args " + args),
+                () -> assertEquals(
+                        "http://sluice." + namespace + ".svc.cluster.local:9324", env.get("SLUICE_BASE_URL")),
                 () -> assertTrue(env.containsKey("POD_IP")),
                 () -> {
-                    String mountPath = get(((List<Map<String, Object>>) container.get("volumeMounts")).get(0), "mountPath");
+                    String mountPath =
+                            get(((List<Map<String, Object>>) container.get("volumeMounts")).get(0), "mountPath");
                     assertEquals(mountPath + "/hazelcast.yaml", args.get(args.indexOf("--cluster-config") + 1));
                 });
     }
@@ -152,22 +158,32 @@ class KubernetesManifestsTest {
         Map<String, Object> container = container(sts);
         Map<String, Object> account = all.get("ServiceAccount/" + pod.get("serviceAccountName"));
         Map<String, Object> secret = all.get("Secret/sluice-credentials");
-        Map<String, Object> credentials = ((List<Map<String, Object>>) container.get("env")).stream()
-                .filter(e -> "SLUICE_CREDENTIALS".equals(e.get("name"))).findFirst().orElseThrow();
+        Map<String, Object> credentials = ((List<Map<String, Object>>) container.get("env"))
+                .stream()
+                        .filter(e -> "SLUICE_CREDENTIALS".equals(e.get("name")))
+                        .findFirst()
+                        .orElseThrow();
         Map<String, Object> podLabels = get(sts, "spec", "template", "metadata", "labels");
         List<Map<String, Object>> spread = (List<Map<String, Object>>) pod.get("topologySpreadConstraints");
         assertAll(
                 () -> assertEquals("sluice", pod.get("serviceAccountName")),
                 () -> assertNotNull(account, "the ServiceAccount the pods run as"),
-                () -> assertEquals(Boolean.FALSE, account.get("automountServiceAccountToken"), "DNS discovery needs no token"),
+                () -> assertEquals(
+                        Boolean.FALSE, account.get("automountServiceAccountToken"), "DNS discovery needs no token"),
                 () -> assertNotNull(secret, "Secret sluice-credentials"),
                 () -> assertEquals("sluice-credentials", get(credentials, "valueFrom", "secretKeyRef", "name")),
                 () -> assertEquals("credentials", get(credentials, "valueFrom", "secretKeyRef", "key")),
                 () -> assertTrue(((Map<String, Object>) secret.get("stringData")).containsKey("credentials")),
-                () -> assertEquals(List.of("kubernetes.io/hostname", "topology.kubernetes.io/zone"),
+                () -> assertEquals(
+                        List.of("kubernetes.io/hostname", "topology.kubernetes.io/zone"),
                         spread.stream().map(c -> c.get("topologyKey")).toList()),
-                () -> assertTrue(spread.stream().allMatch(c -> podLabels.entrySet().containsAll(
-                        ((Map<String, Object>) get(c, "labelSelector", "matchLabels")).entrySet())), "spread counts these pods"));
+                () -> assertTrue(
+                        spread.stream()
+                                .allMatch(c -> podLabels
+                                        .entrySet()
+                                        .containsAll(((Map<String, Object>) get(c, "labelSelector", "matchLabels"))
+                                                .entrySet())),
+                        "spread counts these pods"));
     }
 
     @Test
@@ -176,12 +192,19 @@ class KubernetesManifestsTest {
         long limit = bytes(get(container, "resources", "limits", "memory"));
         long request = bytes(get(container, "resources", "requests", "memory"));
         List<String> command = get(container, "command");
-        String percentage = command.stream().filter(a -> a.startsWith("-XX:MaxRAMPercentage=")).findFirst().orElseThrow();
+        String percentage = command.stream()
+                .filter(a -> a.startsWith("-XX:MaxRAMPercentage="))
+                .findFirst()
+                .orElseThrow();
         double heap = limit * Double.parseDouble(percentage.substring(percentage.indexOf('=') + 1)) / 100;
         assertAll(
                 () -> assertEquals(limit, request, "memory request = limit"),
-                () -> assertTrue(command.stream().noneMatch(a -> a.startsWith("-Xmx")), "the heap follows the limit, not a fixed -Xmx"),
-                () -> assertTrue(limit - heap >= 256L << 20, "at least 256 MiB outside the heap, have " + (limit - (long) heap)));
+                () -> assertTrue(
+                        command.stream().noneMatch(a -> a.startsWith("-Xmx")),
+                        "the heap follows the limit, not a fixed -Xmx"),
+                () -> assertTrue(
+                        limit - heap >= 256L << 20,
+                        "at least 256 MiB outside the heap, have " + (limit - (long) heap)));
     }
 
     @Test
@@ -191,7 +214,8 @@ class KubernetesManifestsTest {
         try (Reader r = Files.newBufferedReader(Path.of(OVERLAY, "kustomization.yaml"), StandardCharsets.UTF_8)) {
             kustomization = new Yaml().load(r);
         }
-        Map<String, Map<String, Object>> overlay = manifests(OVERLAY + "/rbac.yaml", OVERLAY + "/serviceaccount-token.yaml");
+        Map<String, Map<String, Object>> overlay =
+                manifests(OVERLAY + "/rbac.yaml", OVERLAY + "/serviceaccount-token.yaml");
         Map<String, Map<String, Object>> base = base();
         Map<String, Object> sts = base.get("StatefulSet/sluice");
         String namespace = get(sts, "metadata", "namespace");
@@ -206,7 +230,8 @@ class KubernetesManifestsTest {
             }
         }
         Map<String, Object> hz;
-        try (Reader r = Files.newBufferedReader(Path.of("../cluster-config/kubernetes-api.yaml"), StandardCharsets.UTF_8)) {
+        try (Reader r =
+                Files.newBufferedReader(Path.of("../cluster-config/kubernetes-api.yaml"), StandardCharsets.UTF_8)) {
             hz = new Yaml().load(r);
         }
         Map<String, Object> join = get(hz, "hazelcast", "network", "join", "kubernetes");
@@ -222,10 +247,13 @@ class KubernetesManifestsTest {
                 () -> assertTrue(verbsByResource.get("endpoints").containsAll(List.of("get", "list"))),
                 () -> assertTrue(verbsByResource.get("endpointslices").containsAll(List.of("get", "list"))),
                 () -> assertTrue(verbsByResource.get("pods").containsAll(List.of("get", "list"))),
-                () -> assertEquals(Boolean.TRUE, get(overlay.get("ServiceAccount/" + account), "automountServiceAccountToken"),
+                () -> assertEquals(
+                        Boolean.TRUE,
+                        get(overlay.get("ServiceAccount/" + account), "automountServiceAccountToken"),
                         "API discovery needs the token"),
                 () -> assertEquals(namespace, join.get("namespace")),
-                () -> assertEquals((String) get(base.get("Service/sluice-hz"), "metadata", "name"), join.get("service-name")),
+                () -> assertEquals(
+                        (String) get(base.get("Service/sluice-hz"), "metadata", "name"), join.get("service-name")),
                 () -> assertEquals(Boolean.FALSE, join.get("expose-externally"), "no services or nodes to read"));
     }
 }

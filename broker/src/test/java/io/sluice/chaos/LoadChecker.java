@@ -70,36 +70,91 @@ import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
 public final class LoadChecker implements AutoCloseable {
 
     /** What to send and for how long. */
-    public record Options(int standardMessages, int fifoMessages, int fifoGroups, Duration sendDuration,
-                          int standardProducers, int consumersPerNodeAndQueue, int visibilityTimeoutSeconds,
-                          Duration drainQuiet, Duration drainMax, Duration giveUpSend) {
+    public record Options(
+            int standardMessages,
+            int fifoMessages,
+            int fifoGroups,
+            Duration sendDuration,
+            int standardProducers,
+            int consumersPerNodeAndQueue,
+            int visibilityTimeoutSeconds,
+            Duration drainQuiet,
+            Duration drainMax,
+            Duration giveUpSend) {
 
         public static Options defaults() {
-            return new Options(3000, 1500, 16, Duration.ofSeconds(30), 4, 2, 8,
-                    Duration.ofSeconds(3), Duration.ofSeconds(60), Duration.ofSeconds(60));
+            return new Options(
+                    3000,
+                    1500,
+                    16,
+                    Duration.ofSeconds(30),
+                    4,
+                    2,
+                    8,
+                    Duration.ofSeconds(3),
+                    Duration.ofSeconds(60),
+                    Duration.ofSeconds(60));
         }
 
         public Options withMessages(int standard, int fifo) {
-            return new Options(standard, fifo, fifoGroups, sendDuration, standardProducers, consumersPerNodeAndQueue,
-                    visibilityTimeoutSeconds, drainQuiet, drainMax, giveUpSend);
+            return new Options(
+                    standard,
+                    fifo,
+                    fifoGroups,
+                    sendDuration,
+                    standardProducers,
+                    consumersPerNodeAndQueue,
+                    visibilityTimeoutSeconds,
+                    drainQuiet,
+                    drainMax,
+                    giveUpSend);
         }
 
         public Options withSendDuration(Duration d) {
-            return new Options(standardMessages, fifoMessages, fifoGroups, d, standardProducers, consumersPerNodeAndQueue,
-                    visibilityTimeoutSeconds, drainQuiet, drainMax, giveUpSend);
+            return new Options(
+                    standardMessages,
+                    fifoMessages,
+                    fifoGroups,
+                    d,
+                    standardProducers,
+                    consumersPerNodeAndQueue,
+                    visibilityTimeoutSeconds,
+                    drainQuiet,
+                    drainMax,
+                    giveUpSend);
         }
     }
 
     /** What the checker saw. {@link #toString()} is the one-line report. */
-    public record Report(String label, int nodes,
-                         int stdSent, int stdAcked, int stdReceived, int stdLost, int stdDuplicates, int stdDeletedCameBack,
-                         int fifoSent, int fifoAcked, int fifoReceived, int fifoLost, int fifoDuplicates,
-                         int fifoOrderViolations, int fifoDeletedCameBack, int unackedReceived,
-                         long maxNoSuccessGapMs, long maxNoSuccessGapAtMs, long maxFifoGroupAckGapMs,
-                         long failures, long retries,
-                         Map<String, Long> failuresByNode, Map<String, Long> failureKinds,
-                         Map<String, String> failureSamples, Map<String, Long> maxGapByNodeMs,
-                         List<String> lostSample, List<String> violationSample, long durationMs) {
+    public record Report(
+            String label,
+            int nodes,
+            int stdSent,
+            int stdAcked,
+            int stdReceived,
+            int stdLost,
+            int stdDuplicates,
+            int stdDeletedCameBack,
+            int fifoSent,
+            int fifoAcked,
+            int fifoReceived,
+            int fifoLost,
+            int fifoDuplicates,
+            int fifoOrderViolations,
+            int fifoDeletedCameBack,
+            int unackedReceived,
+            long maxNoSuccessGapMs,
+            long maxNoSuccessGapAtMs,
+            long maxFifoGroupAckGapMs,
+            long failures,
+            long retries,
+            Map<String, Long> failuresByNode,
+            Map<String, Long> failureKinds,
+            Map<String, String> failureSamples,
+            Map<String, Long> maxGapByNodeMs,
+            List<String> lostSample,
+            List<String> violationSample,
+            long durationMs) {
 
         public int sent() {
             return stdSent + fifoSent;
@@ -129,18 +184,45 @@ public final class LoadChecker implements AutoCloseable {
                             + "dup=%d orderViolations=%d deletedCameBack=%d | unackedReceived=%d maxNoSuccessGapMs=%d "
                             + "(from %d) maxFifoGroupAckGapMs=%d clientFailures=%d sdkRetries=%d failuresByNode=%s failureKinds=%s "
                             + "maxNoSuccessGapByNodeMs=%s durationMs=%d%s%s failureSamples=%s",
-                    label, nodes, sent(), acked(), received(), lost(), duplicates(), stdSent, stdAcked, stdReceived,
-                    stdLost, stdDuplicates, stdDeletedCameBack, fifoSent, fifoAcked, fifoReceived, fifoLost, fifoDuplicates,
-                    fifoOrderViolations, fifoDeletedCameBack, unackedReceived, maxNoSuccessGapMs, maxNoSuccessGapAtMs,
+                    label,
+                    nodes,
+                    sent(),
+                    acked(),
+                    received(),
+                    lost(),
+                    duplicates(),
+                    stdSent,
+                    stdAcked,
+                    stdReceived,
+                    stdLost,
+                    stdDuplicates,
+                    stdDeletedCameBack,
+                    fifoSent,
+                    fifoAcked,
+                    fifoReceived,
+                    fifoLost,
+                    fifoDuplicates,
+                    fifoOrderViolations,
+                    fifoDeletedCameBack,
+                    unackedReceived,
+                    maxNoSuccessGapMs,
+                    maxNoSuccessGapAtMs,
                     maxFifoGroupAckGapMs,
-                    failures, retries, failuresByNode, failureKinds, maxGapByNodeMs, durationMs,
+                    failures,
+                    retries,
+                    failuresByNode,
+                    failureKinds,
+                    maxGapByNodeMs,
+                    durationMs,
                     lostSample.isEmpty() ? "" : " lostSample=" + lostSample,
-                    violationSample.isEmpty() ? "" : " violations=" + violationSample, failureSamples);
+                    violationSample.isEmpty() ? "" : " violations=" + violationSample,
+                    failureSamples);
         }
     }
 
     private static final String ACCOUNT = "000000000000";
-    private static final HttpClient HEALTH = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    private static final HttpClient HEALTH =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     private final String label;
     private final Options options;
@@ -170,7 +252,7 @@ public final class LoadChecker implements AutoCloseable {
     private final AtomicLong lastDeliveryMs = new AtomicLong();
 
     /** An acknowledged send: when (ms since start) and through which node. */
-    record Ack(long atMs, String node) { }
+    record Ack(long atMs, String node) {}
 
     /** One receive of one message, with the times (ms since start) the client saw. */
     static final class Delivery {
@@ -185,7 +267,16 @@ public final class LoadChecker implements AutoCloseable {
         final int receiveCount;
         volatile long deleteAckMs = -1;
 
-        Delivery(String id, int group, int seq, long startMs, long endMs, int index, String node, String handle, int count) {
+        Delivery(
+                String id,
+                int group,
+                int seq,
+                long startMs,
+                long endMs,
+                int index,
+                String node,
+                String handle,
+                int count) {
             this.id = id;
             this.group = group;
             this.seq = seq;
@@ -199,7 +290,8 @@ public final class LoadChecker implements AutoCloseable {
 
         @Override
         public String toString() {
-            return id + "@" + node + "[" + startMs + ".." + endMs + (deleteAckMs >= 0 ? ", deleted " + deleteAckMs : "") + "]";
+            return id + "@" + node + "[" + startMs + ".." + endMs + (deleteAckMs >= 0 ? ", deleted " + deleteAckMs : "")
+                    + "]";
         }
     }
 
@@ -227,8 +319,7 @@ public final class LoadChecker implements AutoCloseable {
                     .region(Region.US_EAST_1)
                     .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("x", "x")))
                     .httpClient(http)
-                    .overrideConfiguration(o -> o
-                            .retryStrategy(AwsRetryStrategy.standardRetryStrategy())
+                    .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.standardRetryStrategy())
                             .apiCallTimeout(Duration.ofSeconds(10))
                             .addExecutionInterceptor(new ExecutionInterceptor() {
                                 @Override
@@ -253,8 +344,10 @@ public final class LoadChecker implements AutoCloseable {
             String kind = what + ":" + e.getClass().getSimpleName();
             failureKinds.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
             String message = String.valueOf(e.getMessage());
-            failureSamples.putIfAbsent(kind, "at " + now() + " ms via " + endpoint + ": "
-                    + message.substring(0, Math.min(200, message.length())));
+            failureSamples.putIfAbsent(
+                    kind,
+                    "at " + now() + " ms via " + endpoint + ": "
+                            + message.substring(0, Math.min(200, message.length())));
         }
 
         @Override
@@ -281,16 +374,17 @@ public final class LoadChecker implements AutoCloseable {
         String vis = Integer.toString(options.visibilityTimeoutSeconds());
         NodeClient first = nodes.get(0);
         first.sqs.createQueue(r -> r.queueName(stdQueue).attributesWithStrings(Map.of("VisibilityTimeout", vis)));
-        first.sqs.createQueue(r -> r.queueName(fifoQueue).attributes(Map.of(
-                QueueAttributeName.FIFO_QUEUE, "true",
-                QueueAttributeName.VISIBILITY_TIMEOUT, vis)));
+        first.sqs.createQueue(r -> r.queueName(fifoQueue)
+                .attributes(Map.of(QueueAttributeName.FIFO_QUEUE, "true", QueueAttributeName.VISIBILITY_TIMEOUT, vis)));
         for (NodeClient n : nodes) {
             awaitQueuesKnown(n);
         }
     }
 
     private void awaitQueuesKnown(NodeClient n) {
-        await("queues known to " + n.endpoint).atMost(Duration.ofSeconds(30)).ignoreExceptions()
+        await("queues known to " + n.endpoint)
+                .atMost(Duration.ofSeconds(30))
+                .ignoreExceptions()
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> {
                     n.sqs.getQueueUrl(r -> r.queueName(stdQueue));
@@ -359,7 +453,11 @@ public final class LoadChecker implements AutoCloseable {
             waitUntil(due);
             String id = "s" + n;
             String body = "S|" + run + "|" + id + "|" + "x".repeat(64);
-            sendUntilAcked(id, n, -1, (node, url) -> node.sqs.sendMessage(r -> r.queueUrl(url).messageBody(body)),
+            sendUntilAcked(
+                    id,
+                    n,
+                    -1,
+                    (node, url) -> node.sqs.sendMessage(r -> r.queueUrl(url).messageBody(body)),
                     stdQueue);
         }
     }
@@ -375,8 +473,15 @@ public final class LoadChecker implements AutoCloseable {
             String id = "g" + group + "-" + seq;
             String body = "F|" + run + "|" + id + "|" + "y".repeat(64);
             String dedup = run + "-" + id;
-            boolean acked = sendUntilAcked(id, group + seq, group, (node, url) -> node.sqs.sendMessage(r -> r
-                    .queueUrl(url).messageBody(body).messageGroupId("g" + group).messageDeduplicationId(dedup)), fifoQueue);
+            boolean acked = sendUntilAcked(
+                    id,
+                    group + seq,
+                    group,
+                    (node, url) -> node.sqs.sendMessage(r -> r.queueUrl(url)
+                            .messageBody(body)
+                            .messageGroupId("g" + group)
+                            .messageDeduplicationId(dedup)),
+                    fifoQueue);
             if (!acked) {
                 return; // never send a later message of the group after one that was not acknowledged
             }
@@ -402,7 +507,9 @@ public final class LoadChecker implements AutoCloseable {
                 successTimes.add(t);
                 node.successes.add(t);
                 if (group >= 0) {
-                    groupAckTimes.computeIfAbsent(group, g -> new ConcurrentLinkedQueue<>()).add(t);
+                    groupAckTimes
+                            .computeIfAbsent(group, g -> new ConcurrentLinkedQueue<>())
+                            .add(t);
                 }
                 return true;
             } catch (RuntimeException e) {
@@ -423,7 +530,8 @@ public final class LoadChecker implements AutoCloseable {
     }
 
     private NodeClient pick(int i) {
-        List<NodeClient> from = nodes.stream().filter(n -> !n.removed && !n.down).toList();
+        List<NodeClient> from =
+                nodes.stream().filter(n -> !n.removed && !n.down).toList();
         if (from.isEmpty()) {
             from = nodes.stream().filter(n -> !n.removed).toList();
         }
@@ -446,8 +554,12 @@ public final class LoadChecker implements AutoCloseable {
             for (NodeClient n : nodes) {
                 if (n.down && !n.removed) {
                     try {
-                        HttpResponse<Void> r = HEALTH.send(HttpRequest.newBuilder(URI.create(n.endpoint + "/health"))
-                                .timeout(Duration.ofSeconds(1)).GET().build(), HttpResponse.BodyHandlers.discarding());
+                        HttpResponse<Void> r = HEALTH.send(
+                                HttpRequest.newBuilder(URI.create(n.endpoint + "/health"))
+                                        .timeout(Duration.ofSeconds(1))
+                                        .GET()
+                                        .build(),
+                                HttpResponse.BodyHandlers.discarding());
                         if (r.statusCode() == 200) {
                             n.down = false;
                         }
@@ -470,8 +582,12 @@ public final class LoadChecker implements AutoCloseable {
             long start = now();
             List<Message> got;
             try {
-                got = node.sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(1)
-                        .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT)).messages();
+                got = node.sqs
+                        .receiveMessage(r -> r.queueUrl(url)
+                                .maxNumberOfMessages(10)
+                                .waitTimeSeconds(1)
+                                .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
+                        .messages();
             } catch (RuntimeException e) {
                 node.failed("receive", e);
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(250)); // back off, then try the node again
@@ -501,19 +617,33 @@ public final class LoadChecker implements AutoCloseable {
                     seq = Integer.parseInt(id.substring(dash + 1));
                 }
                 String count = m.attributesAsStrings().get("ApproximateReceiveCount");
-                Delivery d = new Delivery(id, group, seq, start, end, i, node.endpoint, m.receiptHandle(),
+                Delivery d = new Delivery(
+                        id,
+                        group,
+                        seq,
+                        start,
+                        end,
+                        i,
+                        node.endpoint,
+                        m.receiptHandle(),
                         count == null ? -1 : Integer.parseInt(count));
-                deliveries.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>()).add(d);
+                deliveries
+                        .computeIfAbsent(id, k -> new CopyOnWriteArrayList<>())
+                        .add(d);
                 deliveryCount.incrementAndGet();
                 String entryId = "e" + i;
                 byEntry.put(entryId, d);
-                entries.add(DeleteMessageBatchRequestEntry.builder().id(entryId).receiptHandle(m.receiptHandle()).build());
+                entries.add(DeleteMessageBatchRequestEntry.builder()
+                        .id(entryId)
+                        .receiptHandle(m.receiptHandle())
+                        .build());
             }
             if (entries.isEmpty()) {
                 continue;
             }
             try {
-                DeleteMessageBatchResponse r = node.sqs.deleteMessageBatch(b -> b.queueUrl(url).entries(entries));
+                DeleteMessageBatchResponse r =
+                        node.sqs.deleteMessageBatch(b -> b.queueUrl(url).entries(entries));
                 long t = now();
                 successTimes.add(t);
                 node.successes.add(t);
@@ -523,9 +653,11 @@ public final class LoadChecker implements AutoCloseable {
                 if (r.hasFailed() && !r.failed().isEmpty()) {
                     node.failures.addAndGet(r.failed().size());
                     r.failed().forEach(f -> {
-                        failureKinds.computeIfAbsent("deleteEntry:" + f.code(), k -> new AtomicLong()).incrementAndGet();
-                        failureSamples.putIfAbsent("deleteEntry:" + f.code(), "at " + t + " ms via " + node.endpoint
-                                + ": " + f.message());
+                        failureKinds
+                                .computeIfAbsent("deleteEntry:" + f.code(), k -> new AtomicLong())
+                                .incrementAndGet();
+                        failureSamples.putIfAbsent(
+                                "deleteEntry:" + f.code(), "at " + t + " ms via " + node.endpoint + ": " + f.message());
                     });
                 }
             } catch (RuntimeException e) {
@@ -539,26 +671,34 @@ public final class LoadChecker implements AutoCloseable {
     /** Waits for the producers, drains the queues, stops the consumers and checks everything. */
     public Report finish() {
         long producersDeadline = System.nanoTime()
-                + options.sendDuration().plus(options.giveUpSend()).plusSeconds(30).toNanos();
+                + options.sendDuration()
+                        .plus(options.giveUpSend())
+                        .plusSeconds(30)
+                        .toNanos();
         for (Future<?> f : producerTasks) {
             try {
                 f.get(Math.max(1, producersDeadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (Exception e) {
-                failureKinds.computeIfAbsent("producer:" + e.getClass().getSimpleName(), k -> new AtomicLong()).incrementAndGet();
+                failureKinds
+                        .computeIfAbsent("producer:" + e.getClass().getSimpleName(), k -> new AtomicLong())
+                        .incrementAndGet();
             }
         }
         sendsDoneMs = now();
         try {
-            await("every acknowledged message delivered").atMost(options.drainMax())
+            await("every acknowledged message delivered")
+                    .atMost(options.drainMax())
                     .pollInterval(Duration.ofMillis(200))
                     .until(() -> lostIds(acks.keySet()).isEmpty());
         } catch (ConditionTimeoutException e) {
             // reported as lost below
         }
         try {
-            await("nothing delivered for " + options.drainQuiet()).atMost(options.drainQuiet().plusSeconds(20))
+            await("nothing delivered for " + options.drainQuiet())
+                    .atMost(options.drainQuiet().plusSeconds(20))
                     .pollInterval(Duration.ofMillis(200))
-                    .until(() -> now() - lastDeliveryMs.get() >= options.drainQuiet().toMillis());
+                    .until(() ->
+                            now() - lastDeliveryMs.get() >= options.drainQuiet().toMillis());
         } catch (ConditionTimeoutException e) {
             // still delivering (duplicates); the report says so
         }
@@ -638,11 +778,34 @@ public final class LoadChecker implements AutoCloseable {
             });
         }
         long[] gap = maxNoSuccessGap(successTimes);
-        return new Report(label, nodes.size(),
-                stdSent, stdAcked.size(), stdReceived, stdLost.size(), stdDup, stdBack,
-                fifoSent, fifoAcked.size(), fifoReceived, fifoLost.size(), fifoDup, order, fifoBack, unackedReceived,
-                gap[0], gap[1], maxGroupAckGap(), failures, retries, byNode, kinds, new TreeMap<>(failureSamples), gapByNode,
-                lostSample, violations.stream().limit(20).toList(),
+        return new Report(
+                label,
+                nodes.size(),
+                stdSent,
+                stdAcked.size(),
+                stdReceived,
+                stdLost.size(),
+                stdDup,
+                stdBack,
+                fifoSent,
+                fifoAcked.size(),
+                fifoReceived,
+                fifoLost.size(),
+                fifoDup,
+                order,
+                fifoBack,
+                unackedReceived,
+                gap[0],
+                gap[1],
+                maxGroupAckGap(),
+                failures,
+                retries,
+                byNode,
+                kinds,
+                new TreeMap<>(failureSamples),
+                gapByNode,
+                lostSample,
+                violations.stream().limit(20).toList(),
                 (sendsDoneMs < 0 ? now() : sendsDoneMs) - loadStartMs);
     }
 
@@ -666,7 +829,8 @@ public final class LoadChecker implements AutoCloseable {
                 if (seen.add(d.seq)) {
                     if (d.seq < max) {
                         violations++;
-                        out.add("order: group " + e.getKey() + " first delivery of seq " + d.seq + " after seq " + max + " " + d);
+                        out.add("order: group " + e.getKey() + " first delivery of seq " + d.seq + " after seq " + max
+                                + " " + d);
                     }
                     max = Math.max(max, d.seq);
                 }
@@ -693,7 +857,8 @@ public final class LoadChecker implements AutoCloseable {
                 if (ack < 0) {
                     continue;
                 }
-                boolean authoritative = ds.stream().noneMatch(x -> x != deleted && x.endMs >= deleted.startMs && x.startMs <= ack);
+                boolean authoritative =
+                        ds.stream().noneMatch(x -> x != deleted && x.endMs >= deleted.startMs && x.startMs <= ack);
                 if (!authoritative) {
                     continue;
                 }
@@ -778,7 +943,10 @@ public final class LoadChecker implements AutoCloseable {
 
     /** Client-visible failures (after the SDK's retries) of requests sent through {@code endpoint}. */
     public long failuresThrough(String endpoint) {
-        return nodes.stream().filter(n -> n.endpoint.equals(endpoint)).mapToLong(n -> n.failures.get()).sum();
+        return nodes.stream()
+                .filter(n -> n.endpoint.equals(endpoint))
+                .mapToLong(n -> n.failures.get())
+                .sum();
     }
 
     /** Whether producers have sent everything (or given up). */

@@ -46,14 +46,18 @@ class LowMemoryIT {
             String body = "x".repeat(8 * 1024);
             List<SendMessageBatchRequestEntry> batch = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
-                batch.add(SendMessageBatchRequestEntry.builder().id("e" + i).messageBody(body).build());
+                batch.add(SendMessageBatchRequestEntry.builder()
+                        .id("e" + i)
+                        .messageBody(body)
+                        .build());
             }
             long acknowledged = 0;
             SqsException refused = null;
             // 128 MiB of heap holds far fewer than 5,000 batches of 80 KiB.
             for (int i = 0; i < 5_000 && refused == null; i++) {
                 try {
-                    SendMessageBatchResponse r = sqs.sendMessageBatch(b -> b.queueUrl(url).entries(batch));
+                    SendMessageBatchResponse r =
+                            sqs.sendMessageBatch(b -> b.queueUrl(url).entries(batch));
                     acknowledged += r.successful().size();
                 } catch (SqsException e) {
                     refused = e;
@@ -63,11 +67,16 @@ class LowMemoryIT {
             assertEquals(503, refused.statusCode(), refused.getMessage());
             assertEquals("ServiceUnavailable", refused.awsErrorDetails().errorCode());
             assertTrue(node.alive() && node.healthy(), "the node should stay up and ready");
-            long stored = Long.parseLong(sqs.getQueueAttributes(r -> r.queueUrl(url)
-                    .attributeNamesWithStrings("ApproximateNumberOfMessages")).attributesAsStrings()
+            long stored = Long.parseLong(sqs.getQueueAttributes(
+                            r -> r.queueUrl(url).attributeNamesWithStrings("ApproximateNumberOfMessages"))
+                    .attributesAsStrings()
                     .get("ApproximateNumberOfMessages"));
             assertEquals(acknowledged, stored, "every acknowledged message is still there");
-            assertEquals(10, sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages().size());
+            assertEquals(
+                    10,
+                    sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10))
+                            .messages()
+                            .size());
         }
     }
 }

@@ -84,22 +84,35 @@ class MoveTaskNodeLossIT {
         String suffix = Long.toHexString(System.nanoTime());
         String dlq = sqs.createQueue(r -> r.queueName("mt-dlq-" + suffix)).queueUrl();
         String dlqArn = arnOf(sqs, dlq);
-        sqs.createQueue(r -> r.queueName("mt-src-" + suffix).attributesWithStrings(Map.of(
-                "RedrivePolicy", new JsonObject().put("deadLetterTargetArn", dlqArn).put("maxReceiveCount", 1).encode())));
+        sqs.createQueue(r -> r.queueName("mt-src-" + suffix)
+                .attributesWithStrings(Map.of(
+                        "RedrivePolicy",
+                        new JsonObject()
+                                .put("deadLetterTargetArn", dlqArn)
+                                .put("maxReceiveCount", 1)
+                                .encode())));
         String target = sqs.createQueue(r -> r.queueName("mt-target-" + suffix)).queueUrl();
         String targetArn = arnOf(sqs, target);
 
         Set<String> sent = sendAll(sqs, dlq);
-        await("the DLQ holds every message").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250))
+        await("the DLQ holds every message")
+                .atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(250))
                 .until(() -> count(sqs, dlq, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES) == MESSAGES);
 
-        String handle = sqs.startMessageMoveTask(r -> r.sourceArn(dlqArn).destinationArn(targetArn)
-                .maxNumberOfMessagesPerSecond(RATE)).taskHandle();
+        String handle = sqs.startMessageMoveTask(
+                        r -> r.sourceArn(dlqArn).destinationArn(targetArn).maxNumberOfMessagesPerSecond(RATE))
+                .taskHandle();
         String runsHere = "Message move task " + handle + " runs on this node";
         ClusterProcess[] runner = new ClusterProcess[1];
-        await("a node runs the task").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+        await("a node runs the task")
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> {
-                    runner[0] = nodes.stream().filter(n -> n.logContains(runsHere)).findFirst().orElse(null);
+                    runner[0] = nodes.stream()
+                            .filter(n -> n.logContains(runsHere))
+                            .findFirst()
+                            .orElse(null);
                     return runner[0] != null;
                 });
         ClusterProcess victim = runner[0];
@@ -107,7 +120,9 @@ class MoveTaskNodeLossIT {
         SqsClient survivor = clients.get(survivors.get(0));
 
         ListMessageMoveTasksResultEntry[] last = new ListMessageMoveTasksResultEntry[1];
-        await("the task moved " + KILL_AFTER_MOVED).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+        await("the task moved " + KILL_AFTER_MOVED)
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> {
                     last[0] = latest(survivor, dlqArn);
                     return last[0] != null && last[0].approximateNumberOfMessagesMoved() >= KILL_AFTER_MOVED;
@@ -118,17 +133,21 @@ class MoveTaskNodeLossIT {
         }
         long killedAt = System.currentTimeMillis();
         victim.kill9();
-        Chaos.report("MoveTaskNodeLossIT: kill -9 " + victim + ", the task's runner, at " + movedBeforeKill
-                + "/" + MESSAGES + " moved");
+        Chaos.report("MoveTaskNodeLossIT: kill -9 " + victim + ", the task's runner, at " + movedBeforeKill + "/"
+                + MESSAGES + " moved");
 
         // Resumed on a survivor: its log shows the take-over.
         ClusterProcess[] resumedOn = new ClusterProcess[1];
         long resumeMs = -1;
         try {
-            await("the task resumes on a survivor").atMost(Duration.ofMillis(RESUME_LIMIT_MS + 30_000))
+            await("the task resumes on a survivor")
+                    .atMost(Duration.ofMillis(RESUME_LIMIT_MS + 30_000))
                     .pollInterval(Duration.ofMillis(100))
                     .until(() -> {
-                        resumedOn[0] = survivors.stream().filter(n -> n.logContains(runsHere)).findFirst().orElse(null);
+                        resumedOn[0] = survivors.stream()
+                                .filter(n -> n.logContains(runsHere))
+                                .findFirst()
+                                .orElse(null);
                         return resumedOn[0] != null;
                     });
             resumeMs = System.currentTimeMillis() - killedAt;
@@ -140,15 +159,19 @@ class MoveTaskNodeLossIT {
         List<Long> movedSeen = new ArrayList<>();
         ListMessageMoveTasksResultEntry done = null;
         try {
-            done = await("the task completes").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
+            done = await("the task completes")
+                    .atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(250))
                     .ignoreExceptions()
-                    .until(() -> {
-                        ListMessageMoveTasksResultEntry t = latest(survivor, dlqArn);
-                        if (t != null) {
-                            movedSeen.add(t.approximateNumberOfMessagesMoved());
-                        }
-                        return t;
-                    }, t -> t != null && !"RUNNING".equals(t.status()));
+                    .until(
+                            () -> {
+                                ListMessageMoveTasksResultEntry t = latest(survivor, dlqArn);
+                                if (t != null) {
+                                    movedSeen.add(t.approximateNumberOfMessagesMoved());
+                                }
+                                return t;
+                            },
+                            t -> t != null && !"RUNNING".equals(t.status()));
         } catch (ConditionTimeoutException e) {
             // asserted below
         }
@@ -165,7 +188,9 @@ class MoveTaskNodeLossIT {
         missing.removeAll(received.keySet());
         long[] left = {-1};
         try {
-            await("the DLQ is empty").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250))
+            await("the DLQ is empty")
+                    .atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(250))
                     .ignoreExceptions()
                     .until(() -> {
                         left[0] = count(survivor, dlq, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES)
@@ -181,19 +206,27 @@ class MoveTaskNodeLossIT {
 
         long resumed = resumeMs;
         assertAll(
-                () -> assertTrue(resumed >= 0 && resumed <= RESUME_LIMIT_MS,
+                () -> assertTrue(
+                        resumed >= 0 && resumed <= RESUME_LIMIT_MS,
                         "the task resumes on a survivor within " + RESUME_LIMIT_MS + " ms of the kill: " + resumed
                                 + "\n" + cluster.describe()),
                 () -> assertTrue(end != null && "COMPLETED".equals(end.status()), "the task ends COMPLETED: " + end),
-                () -> assertTrue(missing.isEmpty(), missing.size() + " messages never reached the destination, e.g. "
-                        + missing.stream().limit(5).toList()),
-                () -> assertTrue(copies - received.size() <= BATCH,
+                () -> assertTrue(
+                        missing.isEmpty(),
+                        missing.size() + " messages never reached the destination, e.g. "
+                                + missing.stream().limit(5).toList()),
+                () -> assertTrue(
+                        copies - received.size() <= BATCH,
                         "duplicates in the destination: " + (copies - received.size()) + " (at most one batch)"),
                 () -> assertEquals(0, dlqLeft, "the DLQ is empty"),
-                () -> assertTrue(end != null && end.approximateNumberOfMessagesMoved() >= MESSAGES
+                () -> assertTrue(
+                        end != null
+                                && end.approximateNumberOfMessagesMoved() >= MESSAGES
                                 && end.approximateNumberOfMessagesMoved() <= MESSAGES + BATCH,
-                        "ApproximateNumberOfMessagesMoved is at least the number moved, at most one batch more: " + end),
-                () -> assertTrue(isNonDecreasing(movedSeen) && (movedSeen.isEmpty() || movedSeen.get(0) >= movedBeforeKill),
+                        "ApproximateNumberOfMessagesMoved is at least the number moved, at most one batch more: "
+                                + end),
+                () -> assertTrue(
+                        isNonDecreasing(movedSeen) && (movedSeen.isEmpty() || movedSeen.get(0) >= movedBeforeKill),
                         "the moved count never goes back (from " + movedBeforeKill + "): " + movedSeen));
     }
 
@@ -202,7 +235,10 @@ class MoveTaskNodeLossIT {
         for (int i = 0; i < MESSAGES; i += 10) {
             List<SendMessageBatchRequestEntry> batch = new ArrayList<>();
             for (int j = i; j < i + 10; j++) {
-                batch.add(SendMessageBatchRequestEntry.builder().id("e" + j).messageBody("dead-" + j).build());
+                batch.add(SendMessageBatchRequestEntry.builder()
+                        .id("e" + j)
+                        .messageBody("dead-" + j)
+                        .build());
             }
             var resp = sqs.sendMessageBatch(r -> r.queueUrl(url).entries(batch));
             assertTrue(resp.failed().isEmpty(), "sends failed: " + resp.failed());
@@ -217,11 +253,16 @@ class MoveTaskNodeLossIT {
         Map<String, Integer> got = new HashMap<>();
         int[] emptyInARow = {0};
         try {
-            await("the destination drained").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(1))
+            await("the destination drained")
+                    .atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(1))
                     .ignoreExceptions()
                     .until(() -> {
-                        List<Message> ms = sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)
-                                .visibilityTimeout(600).waitTimeSeconds(1)).messages();
+                        List<Message> ms = sqs.receiveMessage(r -> r.queueUrl(url)
+                                        .maxNumberOfMessages(10)
+                                        .visibilityTimeout(600)
+                                        .waitTimeSeconds(1))
+                                .messages();
                         ms.forEach(m -> got.merge(m.messageId(), 1, Integer::sum));
                         emptyInARow[0] = ms.isEmpty() ? emptyInARow[0] + 1 : 0;
                         return emptyInARow[0] >= 3;
@@ -234,17 +275,21 @@ class MoveTaskNodeLossIT {
 
     /** The source's most recent task, null when none is listed. */
     private static ListMessageMoveTasksResultEntry latest(SqsClient sqs, String sourceArn) {
-        List<ListMessageMoveTasksResultEntry> tasks = sqs.listMessageMoveTasks(r -> r.sourceArn(sourceArn)).results();
+        List<ListMessageMoveTasksResultEntry> tasks =
+                sqs.listMessageMoveTasks(r -> r.sourceArn(sourceArn)).results();
         return tasks.isEmpty() ? null : tasks.get(0);
     }
 
     private static String arnOf(SqsClient sqs, String url) {
         return sqs.getQueueAttributes(r -> r.queueUrl(url).attributeNames(QueueAttributeName.QUEUE_ARN))
-                .attributes().get(QueueAttributeName.QUEUE_ARN);
+                .attributes()
+                .get(QueueAttributeName.QUEUE_ARN);
     }
 
     private static long count(SqsClient sqs, String url, QueueAttributeName name) {
-        return Long.parseLong(sqs.getQueueAttributes(r -> r.queueUrl(url).attributeNames(name)).attributes().get(name));
+        return Long.parseLong(sqs.getQueueAttributes(r -> r.queueUrl(url).attributeNames(name))
+                .attributes()
+                .get(name));
     }
 
     private static boolean isNonDecreasing(List<Long> values) {

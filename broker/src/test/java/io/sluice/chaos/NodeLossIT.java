@@ -58,10 +58,11 @@ class NodeLossIT {
     void killNineUnderLoadLosesNothing() {
         ClusterProcess victim = cluster.node(0);
         List<ClusterProcess> survivors = List.of(cluster.node(1), cluster.node(2));
-        List<String> endpoints = cluster.nodes().stream().map(ClusterProcess::endpoint).toList();
+        List<String> endpoints =
+                cluster.nodes().stream().map(ClusterProcess::endpoint).toList();
 
         try (LoadChecker load = new LoadChecker("kill9", endpoints, LoadChecker.Options.defaults());
-             SqsClient probe = Chaos.client(survivors.get(0).endpoint(), Duration.ofSeconds(10))) {
+                SqsClient probe = Chaos.client(survivors.get(0).endpoint(), Duration.ofSeconds(10))) {
             // A queue whose messages are held in flight (5 s visibility, never deleted) when the node dies.
             String inflightQueue = "chaos-inflight-" + Long.toHexString(System.nanoTime());
             probe.createQueue(r -> r.queueName(inflightQueue));
@@ -76,12 +77,16 @@ class NodeLossIT {
 
             // Take every probe message in flight, then kill at once.
             Map<String, Long> firstReceiveStart = new HashMap<>();
-            await("all in-flight probe messages received").atMost(Duration.ofSeconds(4))
+            await("all in-flight probe messages received")
+                    .atMost(Duration.ofSeconds(4))
                     .pollInterval(Duration.ofMillis(10))
                     .until(() -> {
                         long start = load.now();
-                        for (Message m : probe.receiveMessage(r -> r.queueUrl(probeUrl).maxNumberOfMessages(10)
-                                .visibilityTimeout(IN_FLIGHT_VISIBILITY_S).waitTimeSeconds(1)).messages()) {
+                        for (Message m : probe.receiveMessage(r -> r.queueUrl(probeUrl)
+                                        .maxNumberOfMessages(10)
+                                        .visibilityTimeout(IN_FLIGHT_VISIBILITY_S)
+                                        .waitTimeSeconds(1))
+                                .messages()) {
                             firstReceiveStart.putIfAbsent(m.body(), start);
                         }
                         return firstReceiveStart.size() == IN_FLIGHT_MESSAGES;
@@ -97,13 +102,17 @@ class NodeLossIT {
             Map<String, Integer> backCount = new HashMap<>();
             List<String> early = new ArrayList<>();
             try {
-                await("in-flight probe messages back").atMost(Duration.ofSeconds(45))
+                await("in-flight probe messages back")
+                        .atMost(Duration.ofSeconds(45))
                         .pollInterval(Duration.ofMillis(10))
                         .ignoreExceptions()
                         .until(() -> {
-                            List<Message> got = probe.receiveMessage(r -> r.queueUrl(probeUrl).maxNumberOfMessages(10)
-                                    .visibilityTimeout(120).waitTimeSeconds(1)
-                                    .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
+                            List<Message> got = probe.receiveMessage(r -> r.queueUrl(probeUrl)
+                                            .maxNumberOfMessages(10)
+                                            .visibilityTimeout(120)
+                                            .waitTimeSeconds(1)
+                                            .messageSystemAttributeNames(
+                                                    MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
                                     .messages();
                             long end = load.now();
                             for (Message m : got) {
@@ -112,21 +121,26 @@ class NodeLossIT {
                                     early.add(m.body() + " back after " + (end - first) + " ms");
                                 }
                                 backAt.putIfAbsent(m.body(), end);
-                                backCount.putIfAbsent(m.body(), Integer.parseInt(
-                                        m.attributesAsStrings().getOrDefault("ApproximateReceiveCount", "0")));
+                                backCount.putIfAbsent(
+                                        m.body(),
+                                        Integer.parseInt(
+                                                m.attributesAsStrings().getOrDefault("ApproximateReceiveCount", "0")));
                             }
                             return backAt.size() >= IN_FLIGHT_MESSAGES;
                         });
             } catch (ConditionTimeoutException e) {
                 // asserted below
             }
-            long lastBack = backAt.values().stream().mapToLong(t -> t - killAt).max().orElse(-1);
-            Chaos.report("NodeLossIT: in-flight messages back " + backAt.size() + "/" + IN_FLIGHT_MESSAGES
-                    + ", last " + lastBack + " ms after the kill, early " + early);
+            long lastBack =
+                    backAt.values().stream().mapToLong(t -> t - killAt).max().orElse(-1);
+            Chaos.report("NodeLossIT: in-flight messages back " + backAt.size() + "/" + IN_FLIGHT_MESSAGES + ", last "
+                    + lastBack + " ms after the kill, early " + early);
 
             long survivorsHealthyAt = -1;
             try {
-                await("survivors healthy").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                await("survivors healthy")
+                        .atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofMillis(250))
                         .until(() -> survivors.stream().allMatch(ClusterProcess::healthy));
                 survivorsHealthyAt = load.now() - killAt;
             } catch (ConditionTimeoutException e) {
@@ -143,23 +157,40 @@ class NodeLossIT {
 
             long survivorsHealthy = survivorsHealthyAt;
             assertAll(
-                    () -> assertEquals(0, report.stdLost(), "standard messages acknowledged but never received: " + report),
-                    () -> assertEquals(0, report.fifoLost(), "FIFO messages acknowledged but never received: " + report),
+                    () -> assertEquals(
+                            0, report.stdLost(), "standard messages acknowledged but never received: " + report),
+                    () -> assertEquals(
+                            0, report.fifoLost(), "FIFO messages acknowledged but never received: " + report),
                     () -> assertEquals(0, report.fifoOrderViolations(), "FIFO order: " + report.violationSample()),
-                    () -> assertEquals(0, report.fifoDeletedCameBack(), "deleted FIFO messages came back: " + report.violationSample()),
-                    () -> assertTrue(report.acked() > 0 && report.stdAcked() == report.stdSent() && report.fifoAcked() == report.fifoSent(),
+                    () -> assertEquals(
+                            0,
+                            report.fifoDeletedCameBack(),
+                            "deleted FIFO messages came back: " + report.violationSample()),
+                    () -> assertTrue(
+                            report.acked() > 0
+                                    && report.stdAcked() == report.stdSent()
+                                    && report.fifoAcked() == report.fifoSent(),
                             "every send acknowledged in the end (through some node): " + report),
-                    () -> assertEquals(IN_FLIGHT_MESSAGES, backAt.size(),
+                    () -> assertEquals(
+                            IN_FLIGHT_MESSAGES,
+                            backAt.size(),
                             "in-flight messages back after their visibility timeout: " + backAt.size() + "; missing "
                                     + missing(firstReceiveStart, backAt)),
-                    () -> assertTrue(early.isEmpty(), "in-flight messages came back before their visibility timeout: " + early),
-                    () -> assertTrue(backCount.values().stream().allMatch(c -> c >= 2),
+                    () -> assertTrue(
+                            early.isEmpty(), "in-flight messages came back before their visibility timeout: " + early),
+                    () -> assertTrue(
+                            backCount.values().stream().allMatch(c -> c >= 2),
                             "ApproximateReceiveCount of re-delivered in-flight messages >= 2: " + backCount),
-                    () -> assertTrue(recovered >= 0 && recovered <= RECOVERY_LIMIT_MS,
-                            "every FIFO group acknowledged again within " + RECOVERY_LIMIT_MS + " ms of the kill: " + recovered + " ms"),
-                    () -> assertTrue(silent.isEmpty(), "FIFO groups with no acknowledged send in the " + RECOVERY_LIMIT_MS
-                            + " ms after the kill: " + silent),
-                    () -> assertTrue(survivorsHealthy >= 0, "survivors healthy within 60 s of the kill\n" + cluster.describe()));
+                    () -> assertTrue(
+                            recovered >= 0 && recovered <= RECOVERY_LIMIT_MS,
+                            "every FIFO group acknowledged again within " + RECOVERY_LIMIT_MS + " ms of the kill: "
+                                    + recovered + " ms"),
+                    () -> assertTrue(
+                            silent.isEmpty(),
+                            "FIFO groups with no acknowledged send in the " + RECOVERY_LIMIT_MS + " ms after the kill: "
+                                    + silent),
+                    () -> assertTrue(
+                            survivorsHealthy >= 0, "survivors healthy within 60 s of the kill\n" + cluster.describe()));
         }
     }
 

@@ -25,7 +25,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * no clients) until a new node joins; then it is ready again.
  */
 class ProbesIT {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private static ChaosCluster cluster;
 
@@ -40,8 +41,13 @@ class ProbesIT {
     /** The status GET {@code path} answered within 2 s, or -1 if it did not answer. */
     private static int status(ClusterProcess node, String path) {
         try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create(node.endpoint() + path)).timeout(Duration.ofSeconds(2)).GET().build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
+            return HTTP.send(
+                            HttpRequest.newBuilder(URI.create(node.endpoint() + path))
+                                    .timeout(Duration.ofSeconds(2))
+                                    .GET()
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
         } catch (IOException e) {
             return -1;
         } catch (InterruptedException e) {
@@ -65,20 +71,29 @@ class ProbesIT {
                 sqs.sendMessage(r -> r.queueUrl(url).messageBody("kept"));
             }
         }
-        await("both nodes live and ready").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
-                .until(() -> started.stream().allMatch(n -> status(n, "/health/live") == 200 && status(n, "/health/ready") == 200));
+        await("both nodes live and ready")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> started.stream()
+                        .allMatch(n -> status(n, "/health/live") == 200 && status(n, "/health/ready") == 200));
 
         victim.kill9();
-        await("the survivor not ready").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+        await("the survivor not ready")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250))
                 .until(() -> status(survivor, "/health/ready") == 503);
         // It stays so, and alive: nothing it can do alone makes it ready.
-        await("the survivor live but not ready").during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(15))
+        await("the survivor live but not ready")
+                .during(Duration.ofSeconds(5))
+                .atMost(Duration.ofSeconds(15))
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> status(survivor, "/health/ready") == 503 && status(survivor, "/health/live") == 200);
         assertEquals(503, status(survivor, "/health"), "/health is readiness");
 
         ClusterProcess joined = cluster.start(1).get(0);
-        await("the survivor ready again").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+        await("the survivor ready again")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250))
                 .until(() -> status(survivor, "/health/ready") == 200);
         assertAll(
                 () -> assertEquals(200, status(survivor, "/health/live")),

@@ -62,7 +62,9 @@ class ClusterRouterRulesTest {
 
     @Test
     void aRequestsOwnErrorIsNotTurnedIntoServiceUnavailableEvenWhenRetriesAreSpent() {
-        assertEquals(Next.FAIL, ClusterRouter.afterFailure(SqsException.invalidParameter("x"),
-                ClusterRouter.MAX_ATTEMPTS, DEADLINE + 1, DEADLINE));
+        assertEquals(
+                Next.FAIL,
+                ClusterRouter.afterFailure(
+                        SqsException.invalidParameter("x"), ClusterRouter.MAX_ATTEMPTS, DEADLINE + 1, DEADLINE));
     }
 }

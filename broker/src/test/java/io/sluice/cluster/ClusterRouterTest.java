@@ -60,6 +60,7 @@ class ClusterRouterTest {
     private static final AtomicBoolean bServes = new AtomicBoolean(true);
     /** Requests A sent to B's address, counted as they leave A. */
     private static final AtomicInteger sentToB = new AtomicInteger();
+
     private static final AtomicInteger ids = new AtomicInteger();
 
     @BeforeAll
@@ -72,7 +73,8 @@ class ClusterRouterTest {
         HazelcastOwnership ownedByB = new HazelcastOwnership(b.hz().getPartitionService());
         onA = directory(a, ownedByA);
         onB = directory(b, (queue, partition) -> bServes.get() && ownedByB.ownsLocally(queue, partition));
-        join(a.vertx().deployVerticle(() -> new ForwardedRequests(onA, a.nodeId()), new DeploymentOptions().setInstances(2)));
+        join(a.vertx()
+                .deployVerticle(() -> new ForwardedRequests(onA, a.nodeId()), new DeploymentOptions().setInstances(2)));
         forwardedOnB = deployForwarded();
         router = new ClusterRouter(a.vertx(), onA, ownedByA, new StatsBoard(onA, registry(), a.nodeId()));
         String bAddress = ClusterRouter.address(b.nodeId());
@@ -97,17 +99,24 @@ class ClusterRouterTest {
     private static InMemoryQueueRegistry registry() {
         InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
         long now = System.currentTimeMillis();
-        join(Future.fromCompletionStage(registry.create(new QueueMeta(QUEUE, false, PARTITIONS, now, now, Map.of(), Map.of(), 0))));
+        join(Future.fromCompletionStage(
+                registry.create(new QueueMeta(QUEUE, false, PARTITIONS, now, now, Map.of(), Map.of(), 0))));
         return registry;
     }
 
     private static PartitionDirectory directory(Node node, Ownership ownership) {
-        return new PartitionDirectory(PartitionLoops.deploy(node.vertx(), 2, Clock.SYSTEM).await(), CommitPort.inMemory(), Clock.SYSTEM,
-                registry(), (queue, partition) -> { }, ownership);
+        return new PartitionDirectory(
+                PartitionLoops.deploy(node.vertx(), 2, Clock.SYSTEM).await(),
+                CommitPort.inMemory(),
+                Clock.SYSTEM,
+                registry(),
+                (queue, partition) -> {},
+                ownership);
     }
 
     private static String deployForwarded() {
-        return join(b.vertx().deployVerticle(() -> new ForwardedRequests(onB, b.nodeId()), new DeploymentOptions().setInstances(2)));
+        return join(b.vertx()
+                .deployVerticle(() -> new ForwardedRequests(onB, b.nodeId()), new DeploymentOptions().setInstances(2)));
     }
 
     private static <T> T join(Future<T> f) {
@@ -119,12 +128,22 @@ class ClusterRouterTest {
     }
 
     private static PartitionRequest.Send send(String body) {
-        return new PartitionRequest.Send(new MessageRecord("id-" + ids.incrementAndGet(), body, Map.of(), Map.of(),
-                System.currentTimeMillis(), "sender", null, null, null), 0);
+        return new PartitionRequest.Send(
+                new MessageRecord(
+                        "id-" + ids.incrementAndGet(),
+                        body,
+                        Map.of(),
+                        Map.of(),
+                        System.currentTimeMillis(),
+                        "sender",
+                        null,
+                        null,
+                        null),
+                0);
     }
 
     /** How a request was answered, and on which context. */
-    private record Answer<R>(AsyncResult<R> result, Context context) { }
+    private record Answer<R>(AsyncResult<R> result, Context context) {}
 
     /** Runs the request through A's router from a context of A, as an HTTP verticle would. */
     private static <R> CompletableFuture<Answer<R>> route(Context caller, int partition, PartitionRequest<R> request) {
@@ -158,9 +177,13 @@ class ClusterRouterTest {
         int theirs = InProcessCluster.partitionOwnedBy(b.hz(), QUEUE, PARTITIONS);
 
         assertTrue(routed(theirs, send("forwarded")).result().succeeded());
-        List<Delivery> got = routed(theirs, new PartitionRequest.Receive(10, 30_000)).result().result().delivered();
+        List<Delivery> got = routed(theirs, new PartitionRequest.Receive(10, 30_000))
+                .result()
+                .result()
+                .delivered();
 
-        assertEquals(List.of("forwarded"), got.stream().map(Delivery::body).toList(), "stored and received on B, through A");
+        assertEquals(
+                List.of("forwarded"), got.stream().map(Delivery::body).toList(), "stored and received on B, through A");
         assertFalse(onA.isStarted(QUEUE, theirs), "A never ran B's partition");
         assertEquals(1, onB.stats(QUEUE)[theirs].inFlight());
     }
@@ -171,7 +194,8 @@ class ClusterRouterTest {
         bServes.set(false);
         int before = sentToB.get();
 
-        CompletableFuture<Answer<Void>> purge = route(a.vertx().getOrCreateContext(), theirs, new PartitionRequest.Purge());
+        CompletableFuture<Answer<Void>> purge =
+                route(a.vertx().getOrCreateContext(), theirs, new PartitionRequest.Purge());
         await("B answered 'moved' three times").atMost(Duration.ofSeconds(10)).until(() -> sentToB.get() - before >= 3);
         assertFalse(purge.isDone(), "still retrying, not failed");
         bServes.set(true);
@@ -186,8 +210,11 @@ class ClusterRouterTest {
         forwardedOnB = null;
         int before = sentToB.get();
         try {
-            CompletableFuture<Answer<Void>> purge = route(a.vertx().getOrCreateContext(), theirs, new PartitionRequest.Purge());
-            await("three requests found no handler").atMost(Duration.ofSeconds(10)).until(() -> sentToB.get() - before >= 3);
+            CompletableFuture<Answer<Void>> purge =
+                    route(a.vertx().getOrCreateContext(), theirs, new PartitionRequest.Purge());
+            await("three requests found no handler")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> sentToB.get() - before >= 3);
             assertFalse(purge.isDone(), "still retrying, not failed");
             forwardedOnB = deployForwarded();
 
@@ -203,14 +230,19 @@ class ClusterRouterTest {
     void theRequestsOwnErrorIsAnsweredWithoutRetrying() throws Exception {
         int mine = InProcessCluster.partitionOwnedBy(a.hz(), QUEUE, PARTITIONS);
         int theirs = InProcessCluster.partitionOwnedBy(b.hz(), QUEUE, PARTITIONS);
-        PartitionRequest.ChangeVisibility unknown = new PartitionRequest.ChangeVisibility("no-such-message", 1, 0, "handle");
+        PartitionRequest.ChangeVisibility unknown =
+                new PartitionRequest.ChangeVisibility("no-such-message", 1, 0, "handle");
         int before = sentToB.get();
 
         for (int partition : new int[] {mine, theirs}) {
             Answer<Void> answer = routed(partition, unknown);
             assertTrue(answer.result().failed());
-            SqsException error = assertInstanceOf(SqsException.class, answer.result().cause());
-            assertEquals(ErrorCode.INVALID_PARAMETER_VALUE, error.code(), "the partition's own answer, not ServiceUnavailable");
+            SqsException error =
+                    assertInstanceOf(SqsException.class, answer.result().cause());
+            assertEquals(
+                    ErrorCode.INVALID_PARAMETER_VALUE,
+                    error.code(),
+                    "the partition's own answer, not ServiceUnavailable");
         }
         assertEquals(1, sentToB.get() - before, "one request to B, not retried");
     }
@@ -223,7 +255,8 @@ class ClusterRouterTest {
 
         Answer<Void> answer = routed(theirs, new PartitionRequest.Purge());
 
-        SqsException error = assertInstanceOf(SqsException.class, answer.result().cause());
+        SqsException error =
+                assertInstanceOf(SqsException.class, answer.result().cause());
         assertEquals(ErrorCode.SERVICE_UNAVAILABLE, error.code(), "a retryable error (HTTP 503) for the client");
         int attempts = sentToB.get() - before;
         assertTrue(attempts > 1 && attempts <= ClusterRouter.MAX_ATTEMPTS, attempts + " attempts");

@@ -13,7 +13,6 @@ import com.hazelcast.map.IMap;
 import io.sluice.partition.Ownership;
 import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.PartitionLoops;
-import io.sluice.queue.PartitionKey;
 import io.sluice.queue.Clock;
 import io.sluice.queue.CommitPort;
 import io.sluice.queue.Delivery;
@@ -22,6 +21,7 @@ import io.sluice.queue.InMemoryQueueRegistry;
 import io.sluice.queue.MessageRecord;
 import io.sluice.queue.Partition;
 import io.sluice.queue.PartitionChange;
+import io.sluice.queue.PartitionKey;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.PartitionSnapshot;
 import io.sluice.queue.QueueMeta;
@@ -96,8 +96,18 @@ class CommitFenceTest {
     }
 
     private static List<PartitionChange> sendOne(Partition p, String messageId) {
-        p.send(new MessageRecord(messageId, "body of " + messageId, Map.of(), Map.of(), System.currentTimeMillis(),
-                "sender", null, null, null), 0);
+        p.send(
+                new MessageRecord(
+                        messageId,
+                        "body of " + messageId,
+                        Map.of(),
+                        Map.of(),
+                        System.currentTimeMillis(),
+                        "sender",
+                        null,
+                        null,
+                        null),
+                0);
         return p.drainChanges();
     }
 
@@ -112,7 +122,8 @@ class CommitFenceTest {
      */
     private record Replicas(long owned, long backups) {
         static Replicas of(HazelcastInstance primary, HazelcastInstance backup) {
-            return new Replicas(messages(primary).getLocalMapStats().getOwnedEntryCount(),
+            return new Replicas(
+                    messages(primary).getLocalMapStats().getOwnedEntryCount(),
                     messages(backup).getLocalMapStats().getBackupEntryCount());
         }
 
@@ -133,17 +144,21 @@ class CommitFenceTest {
         assertTrue(added.owned() > 0, "stored on the primary");
         assertEquals(added.owned(), added.backups(), "and on the backup before the commit completed");
         PartitionSnapshot loaded = join(portOf(a).load(QUEUE, mine));
-        assertTrue(loaded.messages().stream().anyMatch(m -> m.messageId().equals("owned-1")), "a new owner would rebuild it");
+        assertTrue(
+                loaded.messages().stream().anyMatch(m -> m.messageId().equals("owned-1")),
+                "a new owner would rebuild it");
     }
 
     @Test
     void aCommitThroughAMemberThatDoesNotOwnThePartitionIsRefused() throws Exception {
         int theirs = InProcessCluster.partitionOwnedBy(b, QUEUE, PARTITIONS);
 
-        ExecutionException refused = assertThrows(ExecutionException.class,
+        ExecutionException refused = assertThrows(
+                ExecutionException.class,
                 () -> join(portOf(a).commit(QUEUE, theirs, sendOne(partition(theirs), "stale-1"))));
 
-        assertInstanceOf(IllegalStateException.class, refused.getCause(), "refused by the fence: " + refused.getCause());
+        assertInstanceOf(
+                IllegalStateException.class, refused.getCause(), "refused by the fence: " + refused.getCause());
         assertNull(messages(b).get(messageKey(theirs, "stale-1")), "nothing stored on the primary");
     }
 
@@ -161,7 +176,8 @@ class CommitFenceTest {
         int theirs = InProcessCluster.partitionOwnedBy(b, QUEUE, PARTITIONS);
         Replicas before = Replicas.of(b, a);
 
-        assertThrows(ExecutionException.class,
+        assertThrows(
+                ExecutionException.class,
                 () -> join(portOf(a).commit(QUEUE, theirs, sendOne(partition(theirs), "stale-backup-1"))));
         // The owner's next commit completes only once its backups are in place, and a partition's
         // backups apply in order: by then the backup has applied whatever came before.
@@ -177,7 +193,8 @@ class CommitFenceTest {
         int mine = InProcessCluster.partitionOwnedBy(a, QUEUE, PARTITIONS);
         CommitPort stale = portAs(a, UUID::randomUUID);
 
-        ExecutionException refused = assertThrows(ExecutionException.class,
+        ExecutionException refused = assertThrows(
+                ExecutionException.class,
                 () -> join(stale.commit(QUEUE, mine, sendOne(partition(mine), "old-identity-1"))));
 
         assertInstanceOf(IllegalStateException.class, refused.getCause());
@@ -194,8 +211,10 @@ class CommitFenceTest {
         List<PartitionChange> deletion = p.drainChanges();
 
         // Through the wrong member (with the owner's records in place) the delete is refused ...
-        assertThrows(ExecutionException.class, () -> join(portAs(b, () -> b.getCluster().getLocalMember().getUuid())
-                .commit(QUEUE, mine, deletion)));
+        assertThrows(
+                ExecutionException.class,
+                () -> join(portAs(b, () -> b.getCluster().getLocalMember().getUuid())
+                        .commit(QUEUE, mine, deletion)));
         assertNotNull(messages(a).get(messageKey(mine, "deleted-1")));
         // ... and through the owner it removes the record.
         join(portOf(a).commit(QUEUE, mine, deletion));
@@ -216,18 +235,28 @@ class CommitFenceTest {
             InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
             long now = System.currentTimeMillis();
             join(registry.create(new QueueMeta(QUEUE, false, PARTITIONS, now, now, Map.of(), Map.of(), 0)));
-            PartitionDirectory believer = new PartitionDirectory(PartitionLoops.deploy(vertx, 1, Clock.SYSTEM).await(), portOf(a),
-                    Clock.SYSTEM, registry, (queue, partition) -> { }, Ownership.ALWAYS);
+            PartitionDirectory believer = new PartitionDirectory(
+                    PartitionLoops.deploy(vertx, 1, Clock.SYSTEM).await(),
+                    portOf(a),
+                    Clock.SYSTEM,
+                    registry,
+                    (queue, partition) -> {},
+                    Ownership.ALWAYS);
 
-            Future<SendOutcome> send = believer.execute(QUEUE, theirs, new PartitionRequest.Send(
-                    new MessageRecord("believed-1", "body", Map.of(), Map.of(), now, "sender", null, null, null), 0));
+            Future<SendOutcome> send = believer.execute(
+                    QUEUE,
+                    theirs,
+                    new PartitionRequest.Send(
+                            new MessageRecord(
+                                    "believed-1", "body", Map.of(), Map.of(), now, "sender", null, null, null),
+                            0));
 
-            ExecutionException failed = assertThrows(ExecutionException.class,
-                    () -> join(send.toCompletionStage()));
+            ExecutionException failed = assertThrows(ExecutionException.class, () -> join(send.toCompletionStage()));
             SqsException refusal = assertInstanceOf(SqsException.class, failed.getCause());
             assertEquals(ErrorCode.SERVICE_UNAVAILABLE, refusal.code(), "retryable, not acknowledged");
             assertNull(messages(b).get(messageKey(theirs, "believed-1")), "nothing stored");
-            await("partition dropped after the refused commit").atMost(Duration.ofSeconds(10))
+            await("partition dropped after the refused commit")
+                    .atMost(Duration.ofSeconds(10))
                     .until(() -> !believer.isStarted(QUEUE, theirs));
         } finally {
             join(vertx.close().toCompletionStage());

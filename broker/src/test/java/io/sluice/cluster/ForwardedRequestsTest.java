@@ -54,7 +54,8 @@ class ForwardedRequestsTest {
 
         @Override
         public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
-            return storageFails.get() ? CompletableFuture.failedFuture(new IllegalStateException("partition lost"))
+            return storageFails.get()
+                    ? CompletableFuture.failedFuture(new IllegalStateException("partition lost"))
                     : CompletableFuture.completedFuture(PartitionSnapshot.EMPTY);
         }
     };
@@ -63,11 +64,19 @@ class ForwardedRequestsTest {
     void deploy() throws Exception {
         InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
         long now = System.currentTimeMillis();
-        registry.create(new QueueMeta(QUEUE, false, 2, now, now, Map.of(), Map.of(), 0)).toCompletableFuture().join();
+        registry.create(new QueueMeta(QUEUE, false, 2, now, now, Map.of(), Map.of(), 0))
+                .toCompletableFuture()
+                .join();
         Ownership ownership = (queue, partition) -> owns.get();
-        PartitionDirectory directory = new PartitionDirectory(PartitionLoops.deploy(vertx, 1, Clock.SYSTEM).await(), storage,
-                Clock.SYSTEM, registry, (queue, partition) -> { }, ownership);
-        join(vertx.deployVerticle(() -> new ForwardedRequests(directory, NODE), new DeploymentOptions().setInstances(2)));
+        PartitionDirectory directory = new PartitionDirectory(
+                PartitionLoops.deploy(vertx, 1, Clock.SYSTEM).await(),
+                storage,
+                Clock.SYSTEM,
+                registry,
+                (queue, partition) -> {},
+                ownership);
+        join(vertx.deployVerticle(
+                () -> new ForwardedRequests(directory, NODE), new DeploymentOptions().setInstances(2)));
     }
 
     @AfterEach
@@ -80,7 +89,9 @@ class ForwardedRequestsTest {
     }
 
     private WireCodec.Reply forward(byte[] body) throws Exception {
-        Buffer reply = join(vertx.eventBus().<Buffer>request(ClusterRouter.address(NODE), Buffer.buffer(body)).map(m -> m.body()));
+        Buffer reply = join(vertx.eventBus()
+                .<Buffer>request(ClusterRouter.address(NODE), Buffer.buffer(body))
+                .map(m -> m.body()));
         return WireCodec.decodeReply(reply.getBytes());
     }
 
@@ -89,8 +100,10 @@ class ForwardedRequestsTest {
     }
 
     private static PartitionRequest.Send send() {
-        return new PartitionRequest.Send(new MessageRecord("m-1", "body", Map.of(), Map.of(), System.currentTimeMillis(),
-                "sender", null, null, null), 0);
+        return new PartitionRequest.Send(
+                new MessageRecord(
+                        "m-1", "body", Map.of(), Map.of(), System.currentTimeMillis(), "sender", null, null, null),
+                0);
     }
 
     private static ErrorCode errorOf(WireCodec.Reply reply) {
@@ -115,7 +128,8 @@ class ForwardedRequestsTest {
     void theRequestsOwnErrorIsPassedOnAsItIs() throws Exception {
         WireCodec.Reply reply = forward(0, new PartitionRequest.ChangeVisibility("no-such-message", 1, 0, "handle"));
         assertEquals(ErrorCode.INVALID_PARAMETER_VALUE, errorOf(reply));
-        assertEquals(ErrorCode.QUEUE_DOES_NOT_EXIST, errorOf(forward(WireCodec.encodeRequest("no-such-queue", 0, send()))));
+        assertEquals(
+                ErrorCode.QUEUE_DOES_NOT_EXIST, errorOf(forward(WireCodec.encodeRequest("no-such-queue", 0, send()))));
     }
 
     @Test

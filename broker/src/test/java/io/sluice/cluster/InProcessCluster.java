@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class InProcessCluster implements AutoCloseable {
     /** A member with a clustered Vert.x, as a node runs it. */
-    record Node(Vertx vertx, HazelcastInstance hz, String nodeId) { }
+    record Node(Vertx vertx, HazelcastInstance hz, String nodeId) {}
 
     private final ClusterSettings settings;
     private final List<HazelcastInstance> members = new ArrayList<>();
@@ -68,7 +68,8 @@ final class InProcessCluster implements AutoCloseable {
         HazelcastClusterManager manager = new HazelcastClusterManager(config());
         VertxOptions options = new VertxOptions().setEventLoopPoolSize(2);
         options.getEventBusOptions().setHost(settings.host()).setPort(0).setClusterPublicHost(settings.host());
-        Vertx vertx = join(Vertx.builder().with(options).withClusterManager(manager).buildClustered());
+        Vertx vertx =
+                join(Vertx.builder().with(options).withClusterManager(manager).buildClustered());
         HazelcastInstance hz = manager.getHazelcastInstance();
         synchronized (members) {
             members.add(hz);
@@ -83,8 +84,9 @@ final class InProcessCluster implements AutoCloseable {
      * partition's owner stays put while a test runs (unless the test changes the membership).
      */
     static void awaitSettled(HazelcastInstance hz) {
-        await("partition table settled").atMost(Duration.ofSeconds(60)).until(() ->
-                hz.getPartitionService().isClusterSafe()
+        await("partition table settled")
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> hz.getPartitionService().isClusterSafe()
                         && hz.getPartitionService().getPartitions().stream().allMatch(p -> p.getOwner() != null));
     }
 
@@ -97,12 +99,13 @@ final class InProcessCluster implements AutoCloseable {
                 return i;
             }
         }
-        throw new IllegalStateException("no partition of " + queueName + " is owned by " + wanted
-                + "; give the queue more partitions");
+        throw new IllegalStateException(
+                "no partition of " + queueName + " is owned by " + wanted + "; give the queue more partitions");
     }
 
     private static void awaitSize(HazelcastInstance hz, int size) {
-        await("cluster of " + size).atMost(Duration.ofSeconds(60))
+        await("cluster of " + size)
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> hz.getCluster().getMembers().size() == size);
     }
 

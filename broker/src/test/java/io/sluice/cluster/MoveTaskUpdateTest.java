@@ -24,7 +24,10 @@ class MoveTaskUpdateTest {
     }
 
     private MoveTask stored(String handle) {
-        return entry.getValue().newestFirst().stream().filter(t -> t.handle().equals(handle)).findFirst().orElseThrow();
+        return entry.getValue().newestFirst().stream()
+                .filter(t -> t.handle().equals(handle))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -41,7 +44,8 @@ class MoveTaskUpdateTest {
             String previous = "h" + (i - 1);
             apply(MoveTaskStore.Update.takeOver(previous, "run-" + i));
             apply(MoveTaskStore.Update.finish(previous, "run-" + i, Status.COMPLETED, null));
-            assertNull(apply(MoveTaskStore.Update.start(task("h" + i))), "a new task starts once h" + (i - 1) + " ended");
+            assertNull(
+                    apply(MoveTaskStore.Update.start(task("h" + i))), "a new task starts once h" + (i - 1) + " ended");
         }
         List<MoveTask> kept = entry.getValue().newestFirst();
         assertEquals(10, kept.size());
@@ -82,7 +86,8 @@ class MoveTaskUpdateTest {
         assertEquals(Status.RUNNING, stored("h").status(), "only the current run ends the task");
         apply(MoveTaskStore.Update.finish("h", "b", Status.COMPLETED, null));
         assertEquals(Status.COMPLETED, stored("h").status());
-        assertEquals(Status.COMPLETED, apply(MoveTaskStore.Update.takeOver("h", "c")).status());
+        assertEquals(
+                Status.COMPLETED, apply(MoveTaskStore.Update.takeOver("h", "c")).status());
         assertEquals("b", stored("h").runId(), "an ended task is not taken over");
     }
 
@@ -90,9 +95,11 @@ class MoveTaskUpdateTest {
     void aCancelIsFinishedByTheRunAtItsNextStep() {
         apply(MoveTaskStore.Update.start(task("h")));
         apply(MoveTaskStore.Update.takeOver("h", "a"));
-        assertEquals(Status.RUNNING, apply(MoveTaskStore.Update.cancel("h")).status(), "cancel answers the task before");
+        assertEquals(
+                Status.RUNNING, apply(MoveTaskStore.Update.cancel("h")).status(), "cancel answers the task before");
         assertEquals(Status.CANCELLING, stored("h").status());
-        assertEquals(Status.CANCELLING, apply(MoveTaskStore.Update.cancel("h")).status(), "a second cancel changes nothing");
+        assertEquals(
+                Status.CANCELLING, apply(MoveTaskStore.Update.cancel("h")).status(), "a second cancel changes nothing");
 
         MoveTask seen = apply(MoveTaskStore.Update.advance("h", "a", 2, 9_000));
         assertEquals(Status.CANCELLING, seen.status(), "the run learns of the cancel");

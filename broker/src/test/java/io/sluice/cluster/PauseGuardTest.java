@@ -42,22 +42,30 @@ class PauseGuardTest {
     private static final long HEARTBEAT_TIMEOUT_SECONDS = 10;
     /** 80 % of the heartbeat timeout: a pause this long may have cost the membership. */
     private static final long THRESHOLD_NANOS = HEARTBEAT_TIMEOUT_SECONDS * 800_000_000L;
+
     private static final long CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(PauseGuard.CHECK_MILLIS);
     private static final String QUEUE = "guarded";
 
     private final Vertx vertx = Vertx.vertx();
     private final AtomicLong nanos = new AtomicLong(5_000_000_000L);
     private final AtomicBoolean delegateOwns = new AtomicBoolean(true);
-    private final PauseGuard guard = new PauseGuard((queue, partition) -> delegateOwns.get(),
-            HEARTBEAT_TIMEOUT_SECONDS, nanos::get);
+    private final PauseGuard guard =
+            new PauseGuard((queue, partition) -> delegateOwns.get(), HEARTBEAT_TIMEOUT_SECONDS, nanos::get);
     private final PartitionDirectory directory = directory(guard);
 
     private PartitionDirectory directory(Ownership ownership) {
         InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
         long now = System.currentTimeMillis();
-        registry.create(new QueueMeta(QUEUE, false, 1, now, now, Map.of(), Map.of(), 0)).toCompletableFuture().join();
-        return new PartitionDirectory(PartitionLoops.deploy(vertx, 1, Clock.SYSTEM).await(), CommitPort.inMemory(), Clock.SYSTEM,
-                registry, (queue, partition) -> { }, ownership);
+        registry.create(new QueueMeta(QUEUE, false, 1, now, now, Map.of(), Map.of(), 0))
+                .toCompletableFuture()
+                .join();
+        return new PartitionDirectory(
+                PartitionLoops.deploy(vertx, 1, Clock.SYSTEM).await(),
+                CommitPort.inMemory(),
+                Clock.SYSTEM,
+                registry,
+                (queue, partition) -> {},
+                ownership);
     }
 
     @AfterEach
@@ -183,13 +191,16 @@ class PauseGuardTest {
     /** Started as a node starts it: its periodic check on an event loop notices a freeze by itself. */
     @Test
     void theStartedGuardNoticesAFreezeOnItsOwn() throws Exception {
-        HazelcastInstance hz = Hazelcast.newHazelcastInstance(HazelcastSetup.config(new ClusterSettings(null, "127.0.0.1", 0, 1)));
+        HazelcastInstance hz =
+                Hazelcast.newHazelcastInstance(HazelcastSetup.config(new ClusterSettings(null, "127.0.0.1", 0, 1)));
         try {
             running();
             guard.start(vertx, hz, directory);
             nanos.addAndGet(THRESHOLD_NANOS + 1);
 
-            await("the periodic check noticed the pause").atMost(Duration.ofSeconds(10)).until(guard::suspect);
+            await("the periodic check noticed the pause")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(guard::suspect);
             assertFalse(directory.isStarted(QUEUE, 0));
         } finally {
             hz.shutdown();

@@ -44,7 +44,7 @@ import org.junit.jupiter.api.Test;
  */
 class ReconcilerTest {
     /** A queue partition, as the ownership the test sets by hand names it. */
-    private record Slot(String queue, int index) { }
+    private record Slot(String queue, int index) {}
 
     private static HazelcastInstance standalone;
     private final Vertx vertx = Vertx.vertx();
@@ -54,6 +54,7 @@ class ReconcilerTest {
     private final List<String> woken = new CopyOnWriteArrayList<>();
     /** Loads of partition state not answered yet, while {@link #holdLoads} is set. */
     private final List<CompletableFuture<PartitionSnapshot>> heldLoads = new CopyOnWriteArrayList<>();
+
     private volatile boolean holdLoads;
 
     /** Storage whose loads can be held, as a slow rebuild from a large partition would be. */
@@ -77,7 +78,8 @@ class ReconcilerTest {
 
     @BeforeAll
     static void startMember() {
-        standalone = Hazelcast.newHazelcastInstance(HazelcastSetup.config(new ClusterSettings(null, "127.0.0.1", 0, 1)));
+        standalone =
+                Hazelcast.newHazelcastInstance(HazelcastSetup.config(new ClusterSettings(null, "127.0.0.1", 0, 1)));
     }
 
     @AfterAll
@@ -93,17 +95,30 @@ class ReconcilerTest {
 
     private void queue(String name, int partitions) {
         long now = System.currentTimeMillis();
-        registry.create(new QueueMeta(name, false, partitions, now, now, Map.of(), Map.of(), 0)).toCompletableFuture().join();
+        registry.create(new QueueMeta(name, false, partitions, now, now, Map.of(), Map.of(), 0))
+                .toCompletableFuture()
+                .join();
     }
 
     private PartitionDirectory directory(Ownership ownership) {
-        return new PartitionDirectory(PartitionLoops.deploy(vertx, 2, Clock.SYSTEM).await(), storage, Clock.SYSTEM, registry,
-                (queue, partition) -> { }, ownership);
+        return new PartitionDirectory(
+                PartitionLoops.deploy(vertx, 2, Clock.SYSTEM).await(),
+                storage,
+                Clock.SYSTEM,
+                registry,
+                (queue, partition) -> {},
+                ownership);
     }
 
     private Reconciler reconciler(PartitionDirectory directory, Ownership ownership, HazelcastInstance member) {
-        return new Reconciler(vertx, directory, registry, ownership, member.getPartitionService(),
-                (queue, partition) -> woken.add(queue), blocking);
+        return new Reconciler(
+                vertx,
+                directory,
+                registry,
+                ownership,
+                member.getPartitionService(),
+                (queue, partition) -> woken.add(queue),
+                blocking);
     }
 
     private final Ownership byHand = (queue, partition) -> owned.contains(new Slot(queue, partition));
@@ -151,7 +166,8 @@ class ReconcilerTest {
         queue("gamma", 3);
         owned.add(new Slot("gamma", 2));
 
-        await("gained partitions started").atMost(Duration.ofSeconds(10))
+        await("gained partitions started")
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> directory.isStarted("alpha", 1) && directory.isStarted("gamma", 2));
         assertFalse(directory.isStarted("gamma", 0));
         assertTrue(woken.isEmpty(), "nothing moved away");
@@ -194,7 +210,9 @@ class ReconcilerTest {
 
             HazelcastInstance second = cluster.member();
             InProcessCluster.awaitSettled(first);
-            await("runs exactly what it owns").atMost(Duration.ofSeconds(20)).until(() -> runsWhatItOwns(directory, ownership));
+            await("runs exactly what it owns")
+                    .atMost(Duration.ofSeconds(20))
+                    .until(() -> runsWhatItOwns(directory, ownership));
             int kept = startedCount(directory);
             assertTrue(kept > 0 && kept < 16, "some partitions moved to the new member, some stayed: " + kept);
             assertTrue(woken.contains("moving"), "the queue's parked receives were woken");

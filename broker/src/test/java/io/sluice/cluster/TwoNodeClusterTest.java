@@ -55,8 +55,17 @@ class TwoNodeClusterTest {
                 .replaceFirst("cluster-name: sluice", "cluster-name: " + clusterName);
         Path config = Files.createTempFile("sluice-two-nodes", ".yaml");
         Files.writeString(config, yaml);
-        BrokerConfig base = ConfigLoader.load(List.of("--port", "0", "--partitions", "8", "--short-poll-sampling", "false",
-                "--cluster-config", config.toString()), Map.of());
+        BrokerConfig base = ConfigLoader.load(
+                List.of(
+                        "--port",
+                        "0",
+                        "--partitions",
+                        "8",
+                        "--short-poll-sampling",
+                        "false",
+                        "--cluster-config",
+                        config.toString()),
+                Map.of());
         a = SluiceNode.start(base);
         b = SluiceNode.start(base);
         viaA = client(a);
@@ -70,7 +79,8 @@ class TwoNodeClusterTest {
     private static boolean listeningForWakes(String queue) {
         HazelcastInstance member = Hazelcast.getAllHazelcastInstances().stream()
                 .filter(hz -> hz.getConfig().getClusterName().equals(clusterName))
-                .findFirst().orElseThrow();
+                .findFirst()
+                .orElseThrow();
         return member.getMultiMap(VERTX_SUBSCRIPTIONS).containsKey(WakeRelay.ADDRESS_PREFIX + queue);
     }
 
@@ -94,7 +104,9 @@ class TwoNodeClusterTest {
     @Test
     void queuesAndMessagesAreSharedByBothNodes() {
         String url = viaA.createQueue(r -> r.queueName("shared")).queueUrl();
-        assertEquals(url.replace(a.baseUrl(), b.baseUrl()), viaB.getQueueUrl(r -> r.queueName("shared")).queueUrl());
+        assertEquals(
+                url.replace(a.baseUrl(), b.baseUrl()),
+                viaB.getQueueUrl(r -> r.queueName("shared")).queueUrl());
         Set<String> sent = new HashSet<>();
         for (int i = 0; i < 40; i++) {
             SqsClient via = i % 2 == 0 ? viaA : viaB;
@@ -105,18 +117,22 @@ class TwoNodeClusterTest {
         Set<String> received = new HashSet<>();
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             for (SqsClient via : List.of(viaA, viaB)) {
-                for (Message m : via.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages()) {
+                for (Message m : via.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10))
+                        .messages()) {
                     received.add(m.body());
                     // Deleted through the other node: the receipt handle works anywhere.
-                    (via == viaA ? viaB : viaA).deleteMessage(r -> r.queueUrl(url).receiptHandle(m.receiptHandle()));
+                    (via == viaA ? viaB : viaA)
+                            .deleteMessage(r -> r.queueUrl(url).receiptHandle(m.receiptHandle()));
                 }
             }
             return received.size() == sent.size();
         });
         assertEquals(sent, received);
-        await().atMost(Duration.ofSeconds(5)).until(() -> "0".equals(viaB.getQueueAttributes(
-                r -> r.queueUrl(url).attributeNamesWithStrings("All")).attributesAsStrings()
-                .get("ApproximateNumberOfMessagesNotVisible")));
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> "0"
+                        .equals(viaB.getQueueAttributes(r -> r.queueUrl(url).attributeNamesWithStrings("All"))
+                                .attributesAsStrings()
+                                .get("ApproximateNumberOfMessagesNotVisible")));
     }
 
     /**
@@ -134,7 +150,8 @@ class TwoNodeClusterTest {
                 (i % 2 == 0 ? viaA : viaB).sendMessage(r -> r.queueUrl(url).messageBody(body));
             }
             for (SqsClient via : List.of(viaA, viaB)) {
-                for (Message m : via.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages()) {
+                for (Message m : via.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10))
+                        .messages()) {
                     via.deleteMessage(r -> r.queueUrl(url).receiptHandle(m.receiptHandle()));
                 }
             }
@@ -151,7 +168,8 @@ class TwoNodeClusterTest {
             String url = viaA.createQueue(r -> r.queueName(queue)).queueUrl();
             long start = System.nanoTime();
             CompletableFuture<List<Message>> parked = CompletableFuture.supplyAsync(
-                    () -> viaA.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(10)).messages());
+                    () -> viaA.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(10))
+                            .messages());
             // The receive must be parked on A when the send goes out through B: parking makes A listen for
             // the queue's wakes, which registers A's consumer in the cluster for B's wake to reach.
             await("receive parked on A").atMost(Duration.ofSeconds(5)).until(() -> listeningForWakes(queue));
@@ -172,17 +190,22 @@ class TwoNodeClusterTest {
     @Test
     void fifoOrderHoldsWhenSendsAndReceivesGoThroughDifferentNodes() {
         String url = viaB.createQueue(r -> r.queueName("order.fifo")
-                .attributesWithStrings(Map.of("FifoQueue", "true", "ContentBasedDeduplication", "true"))).queueUrl();
+                        .attributesWithStrings(Map.of("FifoQueue", "true", "ContentBasedDeduplication", "true")))
+                .queueUrl();
         for (int i = 0; i < 30; i++) {
             int n = i;
-            (i % 2 == 0 ? viaA : viaB).sendMessage(r -> r.queueUrl(url).messageGroupId("g" + (n % 3)).messageBody("" + n));
+            (i % 2 == 0 ? viaA : viaB)
+                    .sendMessage(
+                            r -> r.queueUrl(url).messageGroupId("g" + (n % 3)).messageBody("" + n));
         }
         Map<String, Integer> last = new HashMap<>();
         int[] count = {0};
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             SqsClient via = count[0] % 2 == 0 ? viaA : viaB;
-            for (Message m : via.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)
-                    .messageSystemAttributeNamesWithStrings("MessageGroupId")).messages()) {
+            for (Message m : via.receiveMessage(r -> r.queueUrl(url)
+                            .maxNumberOfMessages(10)
+                            .messageSystemAttributeNamesWithStrings("MessageGroupId"))
+                    .messages()) {
                 String group = m.attributesAsStrings().get("MessageGroupId");
                 int n = Integer.parseInt(m.body());
                 assertTrue(n > last.getOrDefault(group, -1), "group " + group + " out of order at " + n);

@@ -52,11 +52,23 @@ class WireCodecTest {
     }
 
     private static StoredMessage fifoMessage() {
-        return new StoredMessage("id-1", UNICODE, attributes(),
+        return new StoredMessage(
+                "id-1",
+                UNICODE,
+                attributes(),
                 Map.of("AWSTraceHeader", MessageAttributeValue.ofString("String", "Root=1-abc")),
-                1_700_000_000_123L, "AIDA123", "group-\u00e9", "dedup-1", "18870000000000000001",
-                "arn:aws:sqs:us-east-1:000000000000:src", MessageState.IN_FLIGHT, Long.MAX_VALUE, 3,
-                1_700_000_000_456L, Long.MIN_VALUE, -7L);
+                1_700_000_000_123L,
+                "AIDA123",
+                "group-\u00e9",
+                "dedup-1",
+                "18870000000000000001",
+                "arn:aws:sqs:us-east-1:000000000000:src",
+                MessageState.IN_FLIGHT,
+                Long.MAX_VALUE,
+                3,
+                1_700_000_000_456L,
+                Long.MIN_VALUE,
+                -7L);
     }
 
     private static StoredMessage nullMessage() {
@@ -64,8 +76,21 @@ class WireCodecTest {
     }
 
     private static Delivery delivery(String id, long token) {
-        return new Delivery(id, token, UNICODE, "5d41402abc4b2a76b9719d911017c592", attributes(), Map.of(),
-                1L, "sender", 2, 3L, "g", "d", "s", "arn");
+        return new Delivery(
+                id,
+                token,
+                UNICODE,
+                "5d41402abc4b2a76b9719d911017c592",
+                attributes(),
+                Map.of(),
+                1L,
+                "sender",
+                2,
+                3L,
+                "g",
+                "d",
+                "s",
+                "arn");
     }
 
     private static Delivery nullDelivery() {
@@ -76,23 +101,43 @@ class WireCodecTest {
 
     @Test
     void messageRoundTrips() {
-        for (StoredMessage m : List.of(fifoMessage(), nullMessage(),
-                new StoredMessage("id", "", Map.of(), Map.of(), 5, "s", null, null, null, null,
-                        MessageState.DELAYED, 9, 0, 0, 0, 0))) {
+        for (StoredMessage m : List.of(
+                fifoMessage(),
+                nullMessage(),
+                new StoredMessage(
+                        "id",
+                        "",
+                        Map.of(),
+                        Map.of(),
+                        5,
+                        "s",
+                        null,
+                        null,
+                        null,
+                        null,
+                        MessageState.DELAYED,
+                        9,
+                        0,
+                        0,
+                        0,
+                        0))) {
             byte[] bytes = WireCodec.encodeMessage(m);
             assertEquals(WireCodec.FORMAT, bytes[0]);
             StoredMessage back = WireCodec.decodeMessage(bytes);
             assertEquals(m, back);
         }
         StoredMessage back = WireCodec.decodeMessage(WireCodec.encodeMessage(fifoMessage()));
-        assertEquals(List.copyOf(attributes().keySet()), List.copyOf(back.attributes().keySet()), "order kept");
-        assertArrayEquals(new byte[] {0, -1, 127, -128, 10}, back.attributes().get("b").binaryValue());
+        assertEquals(
+                List.copyOf(attributes().keySet()),
+                List.copyOf(back.attributes().keySet()),
+                "order kept");
+        assertArrayEquals(
+                new byte[] {0, -1, 127, -128, 10}, back.attributes().get("b").binaryValue());
         assertNull(back.attributes().get("b").stringValue());
         assertNull(back.attributes().get("s").binaryValue());
         assertEquals(0, back.attributes().get("empty").binaryValue().length);
-        StoredMessage empty = WireCodec.decodeMessage(WireCodec.encodeMessage(
-                new StoredMessage("id", "", Map.of(), Map.of(), 5, "s", null, null, null, null,
-                        MessageState.VISIBLE, 9, 0, 0, 0, 0)));
+        StoredMessage empty = WireCodec.decodeMessage(WireCodec.encodeMessage(new StoredMessage(
+                "id", "", Map.of(), Map.of(), 5, "s", null, null, null, null, MessageState.VISIBLE, 9, 0, 0, 0, 0)));
         assertTrue(empty.attributes().isEmpty());
         assertEquals("", empty.body());
     }
@@ -101,43 +146,51 @@ class WireCodecTest {
     void mapWithNullValueRoundTrips() {
         Map<String, MessageAttributeValue> m = new HashMap<>();
         m.put("x", null);
-        StoredMessage msg = new StoredMessage("i", "b", m, Map.of(), 0, null, null, null, null, null,
-                MessageState.VISIBLE, 0, 0, 0, 0, 0);
+        StoredMessage msg = new StoredMessage(
+                "i", "b", m, Map.of(), 0, null, null, null, null, null, MessageState.VISIBLE, 0, 0, 0, 0, 0);
         assertEquals(msg, WireCodec.decodeMessage(WireCodec.encodeMessage(msg)));
     }
 
     @Test
     void largeBodyRoundTrips() {
         String body = "\u00e9".repeat(200_000);
-        StoredMessage m = new StoredMessage("i", body, Map.of(), Map.of(), 0, null, null, null, null, null,
-                MessageState.VISIBLE, 0, 0, 0, 0, 0);
+        StoredMessage m = new StoredMessage(
+                "i", body, Map.of(), Map.of(), 0, null, null, null, null, null, MessageState.VISIBLE, 0, 0, 0, 0, 0);
         assertEquals(m, WireCodec.decodeMessage(WireCodec.encodeMessage(m)));
     }
 
     @Test
     void dedupEntryRoundTrips() {
-        for (DedupEntry d : List.of(new DedupEntry("m", "123", 99L), new DedupEntry("m", null, -1L),
-                new DedupEntry(null, null, 0))) {
+        for (DedupEntry d : List.of(
+                new DedupEntry("m", "123", 99L), new DedupEntry("m", null, -1L), new DedupEntry(null, null, 0))) {
             assertEquals(d, WireCodec.decodeDedup(WireCodec.encodeDedup(d)));
         }
     }
 
     @Test
     void attemptRoundTrips() {
-        List<AttemptRef> refs = List.of(new AttemptRef(0, "a", 1), new AttemptRef(7, "\u00e9", Long.MAX_VALUE),
-                new AttemptRef(-1, null, 0));
-        for (StoredAttempt a : List.of(new StoredAttempt(refs, 5L), new StoredAttempt(List.of(), 0),
-                new StoredAttempt(null, 3))) {
+        List<AttemptRef> refs = List.of(
+                new AttemptRef(0, "a", 1), new AttemptRef(7, "\u00e9", Long.MAX_VALUE), new AttemptRef(-1, null, 0));
+        for (StoredAttempt a :
+                List.of(new StoredAttempt(refs, 5L), new StoredAttempt(List.of(), 0), new StoredAttempt(null, 3))) {
             assertEquals(a, WireCodec.decodeAttempt(WireCodec.encodeAttempt(a)));
         }
-        assertTrue(WireCodec.decodeAttempt(WireCodec.encodeAttempt(new StoredAttempt(List.of(), 0))).refs().isEmpty());
+        assertTrue(WireCodec.decodeAttempt(WireCodec.encodeAttempt(new StoredAttempt(List.of(), 0)))
+                .refs()
+                .isEmpty());
     }
 
     @Test
     void queueMetaRoundTrips() {
-        QueueMeta q = new QueueMeta("orders-\u00e9.fifo", true, 16, 1L, 2L,
+        QueueMeta q = new QueueMeta(
+                "orders-\u00e9.fifo",
+                true,
+                16,
+                1L,
+                2L,
                 Map.of("VisibilityTimeout", "45", "FifoQueue", "true", "Policy", UNICODE),
-                Map.of("team", "\uD83D\uDE00", "empty", ""), 12345L);
+                Map.of("team", "\uD83D\uDE00", "empty", ""),
+                12345L);
         assertEquals(q, WireCodec.decodeQueueMeta(WireCodec.encodeQueueMeta(q)));
         QueueMeta plain = new QueueMeta("q", false, 1, 0, 0, Map.of(), Map.of(), 0);
         QueueMeta back = WireCodec.decodeQueueMeta(WireCodec.encodeQueueMeta(plain));
@@ -145,7 +198,15 @@ class WireCodecTest {
         assertTrue(back.attributes().isEmpty());
         assertTrue(back.tags().isEmpty());
         assertNull(back.redrivePolicy());
-        QueueMeta withRedrive = new QueueMeta("src", false, 2, 0, 0, Map.of("DelaySeconds", "3"), Map.of(), 0,
+        QueueMeta withRedrive = new QueueMeta(
+                "src",
+                false,
+                2,
+                0,
+                0,
+                Map.of("DelaySeconds", "3"),
+                Map.of(),
+                0,
                 new RedrivePolicy("arn:aws:sqs:us-east-1:000000000000:dlq", 7));
         QueueMeta redriveBack = WireCodec.decodeQueueMeta(WireCodec.encodeQueueMeta(withRedrive));
         assertEquals(withRedrive, redriveBack);
@@ -174,7 +235,8 @@ class WireCodecTest {
         assertEquals("group/dedup", back.dedupKey());
 
         MessageRecord std = new MessageRecord("m2", "body", Map.of(), Map.of(), 7L, "s", null, null, null);
-        PartitionRequest.Send plain = (PartitionRequest.Send) roundTrip(new PartitionRequest.Send(std, 0)).request();
+        PartitionRequest.Send plain = (PartitionRequest.Send)
+                roundTrip(new PartitionRequest.Send(std, 0)).request();
         assertEquals(std.snapshot(), plain.message().snapshot());
         assertNull(plain.dedupKey());
         assertNull(plain.message().state());
@@ -194,7 +256,8 @@ class WireCodecTest {
                 new PartitionRequest.ReserveDedup("k\u00e9", "m"),
                 new PartitionRequest.ConfirmDedup("k", "m", "18870000000000000001"),
                 new PartitionRequest.ConfirmDedup("k", "m", null),
-                new PartitionRequest.RememberAttempt("att", List.of(new AttemptRef(1, "a", 2), new AttemptRef(2, "b", 3))),
+                new PartitionRequest.RememberAttempt(
+                        "att", List.of(new AttemptRef(1, "a", 2), new AttemptRef(2, "b", 3))),
                 new PartitionRequest.RememberAttempt("att", List.of()),
                 new PartitionRequest.RememberAttempt(null, null),
                 new PartitionRequest.RecallAttempt("att"),
@@ -219,7 +282,8 @@ class WireCodecTest {
     @Test
     void everyResultTypeRoundTrips() {
         List<Object> results = List.of(
-                Boolean.TRUE, Boolean.FALSE,
+                Boolean.TRUE,
+                Boolean.FALSE,
                 new SendOutcome("m", "123", false),
                 new SendOutcome("m", null, true),
                 new ReceiveOutcome(List.of(delivery("a", 1), nullDelivery()), List.of(delivery("b", 2))),
@@ -237,7 +301,8 @@ class WireCodecTest {
         ReceiveOutcome empty = (ReceiveOutcome) resultRoundTrip(ReceiveOutcome.EMPTY);
         assertTrue(empty.delivered().isEmpty() && empty.toMove().isEmpty());
         Delivery d = (Delivery) resultRoundTrip(delivery("c", 3));
-        assertArrayEquals(new byte[] {0, -1, 127, -128, 10}, d.attributes().get("b").binaryValue());
+        assertArrayEquals(
+                new byte[] {0, -1, 127, -128, 10}, d.attributes().get("b").binaryValue());
     }
 
     @Test
@@ -256,8 +321,9 @@ class WireCodecTest {
             assertEquals(code, back.code());
             assertEquals(e.getMessage(), back.getMessage());
         }
-        SqsException thrown = assertThrows(SqsException.class, () -> WireCodec.decodeResult(
-                WireCodec.encodeError(new SqsException(ErrorCode.OVER_LIMIT, null))));
+        SqsException thrown = assertThrows(
+                SqsException.class,
+                () -> WireCodec.decodeResult(WireCodec.encodeError(new SqsException(ErrorCode.OVER_LIMIT, null))));
         assertEquals(ErrorCode.OVER_LIMIT, thrown.code());
         assertNull(thrown.getMessage());
     }
@@ -270,7 +336,9 @@ class WireCodecTest {
         assertNull(moved.value());
         Reply rebuilding = WireCodec.decodeReply(WireCodec.encodeReply(Reply.rebuilding()));
         assertEquals(Reply.Kind.REBUILDING, rebuilding.kind());
-        assertEquals(Reply.Kind.REBUILDING, WireCodec.decodeReply(WireCodec.encodeRebuilding()).kind());
+        assertEquals(
+                Reply.Kind.REBUILDING,
+                WireCodec.decodeReply(WireCodec.encodeRebuilding()).kind());
         assertThrows(IllegalStateException.class, () -> WireCodec.decodeResult(WireCodec.encodeMoved()));
         assertThrows(IllegalStateException.class, () -> WireCodec.decodeResult(WireCodec.encodeRebuilding()));
     }
@@ -284,7 +352,8 @@ class WireCodecTest {
         s.add(WireCodec.encodeAttempt(new StoredAttempt(List.of(new AttemptRef(1, "a", 2)), 3)));
         s.add(WireCodec.encodeQueueMeta(new QueueMeta("q", true, 2, 1, 2, Map.of("a", "b"), Map.of("t", "v"), 0)));
         s.add(WireCodec.encodeRequest("q", 1, new PartitionRequest.Send(MessageRecord.restore(fifoMessage()), 1, "k")));
-        s.add(WireCodec.encodeRequest("q", 1, new PartitionRequest.RememberAttempt("a", List.of(new AttemptRef(1, "a", 2)))));
+        s.add(WireCodec.encodeRequest(
+                "q", 1, new PartitionRequest.RememberAttempt("a", List.of(new AttemptRef(1, "a", 2)))));
         s.add(WireCodec.encodeResult(new ReceiveOutcome(List.of(delivery("a", 1)), List.of())));
         s.add(WireCodec.encodeError(new SqsException(ErrorCode.INTERNAL_FAILURE, "x")));
         return s;
@@ -292,8 +361,14 @@ class WireCodecTest {
 
     /** Decodes with the decoder matching the sample's kind byte. */
     private static final List<Function<byte[], Object>> DECODERS = List.of(
-            WireCodec::decodeMessage, WireCodec::decodeDedup, WireCodec::decodeAttempt, WireCodec::decodeQueueMeta,
-            WireCodec::decodeRequest, WireCodec::decodeRequest, WireCodec::decodeReply, WireCodec::decodeReply);
+            WireCodec::decodeMessage,
+            WireCodec::decodeDedup,
+            WireCodec::decodeAttempt,
+            WireCodec::decodeQueueMeta,
+            WireCodec::decodeRequest,
+            WireCodec::decodeRequest,
+            WireCodec::decodeReply,
+            WireCodec::decodeReply);
 
     @Test
     void truncatedInputIsRefusedClearly() {
@@ -304,8 +379,8 @@ class WireCodecTest {
             decode.apply(full);
             for (int len = 0; len < full.length; len++) {
                 byte[] cut = Arrays.copyOf(full, len);
-                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> decode.apply(cut),
-                        "sample " + i + " cut at " + len);
+                IllegalArgumentException e = assertThrows(
+                        IllegalArgumentException.class, () -> decode.apply(cut), "sample " + i + " cut at " + len);
                 assertTrue(e.getMessage().startsWith("cannot decode"), e.getMessage());
             }
             byte[] longer = Arrays.copyOf(full, full.length + 1);
@@ -317,11 +392,13 @@ class WireCodecTest {
     void headerIsChecked() {
         assertThrows(IllegalArgumentException.class, () -> WireCodec.decodeMessage(null));
         byte[] msg = WireCodec.encodeMessage(fifoMessage());
-        IllegalArgumentException wrongKind = assertThrows(IllegalArgumentException.class, () -> WireCodec.decodeReply(msg));
+        IllegalArgumentException wrongKind =
+                assertThrows(IllegalArgumentException.class, () -> WireCodec.decodeReply(msg));
         assertTrue(wrongKind.getMessage().contains("reply"), wrongKind.getMessage());
         byte[] future = msg.clone();
         future[0] = 99;
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> WireCodec.decodeMessage(future));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> WireCodec.decodeMessage(future));
         assertTrue(e.getMessage().contains("format"), e.getMessage());
     }
 
@@ -329,14 +406,30 @@ class WireCodecTest {
     void hugeLengthsDoNotAllocate() {
         // A string claiming 2 GB, a map claiming 2^31-1 entries, a negative count.
         for (int n : new int[] {Integer.MAX_VALUE, 1 << 30, -2, Integer.MIN_VALUE}) {
-            byte[] b = ByteBuffer.allocate(2 + 4 + 16).put(WireCodec.FORMAT).put((byte) 1).putInt(n).array();
+            byte[] b = ByteBuffer.allocate(2 + 4 + 16)
+                    .put(WireCodec.FORMAT)
+                    .put((byte) 1)
+                    .putInt(n)
+                    .array();
             assertThrows(IllegalArgumentException.class, () -> WireCodec.decodeMessage(b));
-            byte[] refs = ByteBuffer.allocate(2 + 4 + 16).put(WireCodec.FORMAT).put((byte) 3).putInt(n).array();
+            byte[] refs = ByteBuffer.allocate(2 + 4 + 16)
+                    .put(WireCodec.FORMAT)
+                    .put((byte) 3)
+                    .putInt(n)
+                    .array();
             assertThrows(IllegalArgumentException.class, () -> WireCodec.decodeAttempt(refs));
         }
         byte[] meta = ByteBuffer.allocate(2 + 4 + 1 + 4 + 8 + 8 + 4 + 8)
-                .put(WireCodec.FORMAT).put((byte) 4).putInt(1).put((byte) 'q').put((byte) 0).putInt(1)
-                .putLong(0).putLong(0).putInt(Integer.MAX_VALUE).array();
+                .put(WireCodec.FORMAT)
+                .put((byte) 4)
+                .putInt(1)
+                .put((byte) 'q')
+                .put((byte) 0)
+                .putInt(1)
+                .putLong(0)
+                .putLong(0)
+                .putInt(Integer.MAX_VALUE)
+                .array();
         assertThrows(IllegalArgumentException.class, () -> WireCodec.decodeQueueMeta(meta));
     }
 
@@ -376,15 +469,18 @@ class WireCodecTest {
         byte[] req = WireCodec.encodeRequest("q", 0, new PartitionRequest.Purge());
         req[req.length - 1] = 77;
         assertTrue(assertThrows(IllegalArgumentException.class, () -> WireCodec.decodeRequest(req))
-                .getMessage().contains("request type"));
+                .getMessage()
+                .contains("request type"));
         byte[] res = WireCodec.encodeResult(null);
         res[res.length - 1] = 77;
         assertTrue(assertThrows(IllegalArgumentException.class, () -> WireCodec.decodeReply(res))
-                .getMessage().contains("result type"));
+                .getMessage()
+                .contains("result type"));
         byte[] err = WireCodec.encodeError(new SqsException(ErrorCode.OVER_LIMIT, "m"));
         String text = new String(err, StandardCharsets.ISO_8859_1).replace("OVER_LIMIT", "NO_SUCH_XX");
         byte[] unknown = text.getBytes(StandardCharsets.ISO_8859_1);
         assertTrue(assertThrows(IllegalArgumentException.class, () -> WireCodec.decodeReply(unknown))
-                .getMessage().contains("error code"));
+                .getMessage()
+                .contains("error code"));
     }
 }

@@ -43,12 +43,16 @@ class ConfigLoaderTest {
     @Test
     void flagsWinOverTheEnvironmentWhichWinsOverTheFile() throws IOException {
         Path file = Files.writeString(dir.resolve("sluice.yaml"), "port: 1111\npartitions: 3\nregion: eu-west-1\n");
-        Map<String, String> env = Map.of("SLUICE_CONFIG", file.toString(), "SLUICE_PORT", "2222", "SLUICE_PARTITIONS", "5");
+        Map<String, String> env =
+                Map.of("SLUICE_CONFIG", file.toString(), "SLUICE_PORT", "2222", "SLUICE_PARTITIONS", "5");
         BrokerConfig c = load(List.of("--port", "3333"), env);
         assertEquals(3333, c.port());
         assertEquals(5, c.partitions());
         assertEquals("eu-west-1", c.region());
-        assertEquals(2222, load(List.of("--config", file.toString()), Map.of("SLUICE_PORT", "2222")).port());
+        assertEquals(
+                2222,
+                load(List.of("--config", file.toString()), Map.of("SLUICE_PORT", "2222"))
+                        .port());
         assertEquals(1111, load(List.of("--config=" + file), Map.of()).port());
     }
 
@@ -71,8 +75,8 @@ class ConfigLoaderTest {
 
     @Test
     void aBadValueIsOneClearLine() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> load(List.of("--port", "ninety"), Map.of()));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> load(List.of("--port", "ninety"), Map.of()));
         assertTrue(e.getMessage().contains("--port") && e.getMessage().contains("ninety"), e.getMessage());
         assertEquals(1, e.getMessage().lines().count());
         e = assertThrows(IllegalArgumentException.class, () -> load(List.of(), Map.of("SLUICE_PARTITIONS", "0")));
@@ -87,11 +91,19 @@ class ConfigLoaderTest {
     void httpLimitsHaveDefaultsAndBounds() {
         HttpLimits d = load(List.of(), Map.of()).http();
         assertEquals(new HttpLimits(16_384, 16_384, 75, 10_000), d);
-        HttpLimits set = load(List.of("--max-header-bytes", "32768", "--max-initial-line-bytes", "8192",
-                "--max-connections", "100"), Map.of("SLUICE_IDLE_TIMEOUT", "30")).http();
+        HttpLimits set = load(
+                        List.of(
+                                "--max-header-bytes",
+                                "32768",
+                                "--max-initial-line-bytes",
+                                "8192",
+                                "--max-connections",
+                                "100"),
+                        Map.of("SLUICE_IDLE_TIMEOUT", "30"))
+                .http();
         assertEquals(new HttpLimits(32_768, 8_192, 30, 100), set);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> load(List.of("--idle-timeout", "0"), Map.of()));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> load(List.of("--idle-timeout", "0"), Map.of()));
         assertEquals("--idle-timeout must be at least 1 second, got 0", e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> load(List.of("--max-header-bytes", "100"), Map.of()));
         assertEquals("--max-header-bytes must be at least 4096, got 100", e.getMessage());
@@ -100,23 +112,28 @@ class ConfigLoaderTest {
     @Test
     void anUnknownKeyInTheFileIsRefused() throws IOException {
         Path file = Files.writeString(dir.resolve("bad.yaml"), "prot: 1111\n");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> load(List.of("--config", file.toString()), Map.of()));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> load(List.of("--config", file.toString()), Map.of()));
         assertTrue(e.getMessage().contains("unknown option 'prot'"), e.getMessage());
     }
 
     @Test
     void credentialsComeFromTheFlagTheEnvironmentOrAFile() throws IOException {
         BrokerConfig c = load(List.of("--credentials", "AK1:secret1, AK2:secret2:123456789012"), Map.of());
-        assertEquals(List.of(new AccessKey("AK1", "secret1", "000000000000"), new AccessKey("AK2", "secret2", "123456789012")),
+        assertEquals(
+                List.of(
+                        new AccessKey("AK1", "secret1", "000000000000"),
+                        new AccessKey("AK2", "secret2", "123456789012")),
                 c.credentials());
         assertTrue(c.authenticates());
         Path file = Files.writeString(dir.resolve("keys"), "# team A\nAK3:s3\n\nAK4:s4:210987654321\n");
         c = load(List.of(), Map.of("SLUICE_CREDENTIALS_FILE", file.toString(), "SLUICE_CREDENTIALS", "AK5:s5"));
-        assertEquals(List.of("AK5", "AK3", "AK4"), c.credentials().stream().map(AccessKey::id).toList());
+        assertEquals(
+                List.of("AK5", "AK3", "AK4"),
+                c.credentials().stream().map(AccessKey::id).toList());
         assertFalse(c.toString().contains("s3"), "secrets must not appear in a logged configuration: " + c);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> load(List.of("--credentials", "AK1"), Map.of()));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> load(List.of("--credentials", "AK1"), Map.of()));
         assertTrue(e.getMessage().startsWith("credentials: expected ACCESS_KEY_ID:SECRET_ACCESS_KEY"), e.getMessage());
     }
 }

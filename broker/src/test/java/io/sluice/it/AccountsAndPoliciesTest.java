@@ -32,8 +32,8 @@ class AccountsAndPoliciesTest {
     private static final String ACCOUNT_B = "222222222222";
 
     @RegisterExtension
-    static final BrokerExtension broker = new BrokerExtension("--credentials",
-            "AKIDA:secretA:" + ACCOUNT_A + ",AKIDB:secretB:" + ACCOUNT_B);
+    static final BrokerExtension broker =
+            new BrokerExtension("--credentials", "AKIDA:secretA:" + ACCOUNT_A + ",AKIDB:secretB:" + ACCOUNT_B);
 
     private static SqsClient a;
     private static SqsClient b;
@@ -73,10 +73,18 @@ class AccountsAndPoliciesTest {
         String urlB = b.createQueue(r -> r.queueName(name)).queueUrl();
         assertEquals(broker.baseUrl() + "/" + ACCOUNT_A + "/" + name, urlA);
         assertEquals(broker.baseUrl() + "/" + ACCOUNT_B + "/" + name, urlB);
-        assertEquals("arn:aws:sqs:us-east-1:" + ACCOUNT_B + ":" + name, b.getQueueAttributes(r -> r.queueUrl(urlB)
-                .attributeNames(QueueAttributeName.QUEUE_ARN)).attributes().get(QueueAttributeName.QUEUE_ARN));
+        assertEquals(
+                "arn:aws:sqs:us-east-1:" + ACCOUNT_B + ":" + name,
+                b.getQueueAttributes(r -> r.queueUrl(urlB).attributeNames(QueueAttributeName.QUEUE_ARN))
+                        .attributes()
+                        .get(QueueAttributeName.QUEUE_ARN));
         a.sendMessage(r -> r.queueUrl(urlA).messageBody("for A"));
-        assertEquals("for A", a.receiveMessage(r -> r.queueUrl(urlA).waitTimeSeconds(2)).messages().get(0).body());
+        assertEquals(
+                "for A",
+                a.receiveMessage(r -> r.queueUrl(urlA).waitTimeSeconds(2))
+                        .messages()
+                        .get(0)
+                        .body());
         assertTrue(b.receiveMessage(r -> r.queueUrl(urlB)).messages().isEmpty(), "B's queue holds nothing of A's");
         assertEquals(urlB, b.getQueueUrl(r -> r.queueName(name)).queueUrl());
         assertTrue(b.listQueues(r -> r.queueNamePrefix(name)).queueUrls().equals(List.of(urlB)));
@@ -90,7 +98,8 @@ class AccountsAndPoliciesTest {
         denied(() -> b.sendMessage(r -> r.queueUrl(url).messageBody("not allowed")));
         denied(() -> b.getQueueUrl(r -> r.queueName(name).queueOwnerAWSAccountId(ACCOUNT_A)));
 
-        a.addPermission(r -> r.queueUrl(url).label("b-sends").awsAccountIds(ACCOUNT_B).actions("SendMessage"));
+        a.addPermission(
+                r -> r.queueUrl(url).label("b-sends").awsAccountIds(ACCOUNT_B).actions("SendMessage"));
         b.sendMessage(r -> r.queueUrl(url).messageBody("from B"));
         b.sendMessageBatch(r -> r.queueUrl(url).entries(e -> e.id("1").messageBody("batch from B")));
         denied(() -> b.getQueueUrl(r -> r.queueName(name).queueOwnerAWSAccountId(ACCOUNT_A)));
@@ -98,13 +107,18 @@ class AccountsAndPoliciesTest {
         denied(() -> b.getQueueAttributes(r -> r.queueUrl(url).attributeNames(QueueAttributeName.ALL)));
         denied(() -> b.purgeQueue(r -> r.queueUrl(url)));
 
-        a.addPermission(r -> r.queueUrl(url).label("b-reads").awsAccountIds(ACCOUNT_B)
+        a.addPermission(r -> r.queueUrl(url)
+                .label("b-reads")
+                .awsAccountIds(ACCOUNT_B)
                 .actions("ReceiveMessage", "DeleteMessage", "ChangeMessageVisibility", "GetQueueAttributes"));
-        var got = b.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(2)).messages();
+        var got = b.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(2))
+                .messages();
         assertFalse(got.isEmpty());
-        b.changeMessageVisibility(r -> r.queueUrl(url).receiptHandle(got.get(0).receiptHandle()).visibilityTimeout(0));
+        b.changeMessageVisibility(
+                r -> r.queueUrl(url).receiptHandle(got.get(0).receiptHandle()).visibilityTimeout(0));
         b.deleteMessage(r -> r.queueUrl(url).receiptHandle(got.get(0).receiptHandle()));
-        assertTrue(b.getQueueAttributes(r -> r.queueUrl(url).attributeNames(QueueAttributeName.ALL)).attributes()
+        assertTrue(b.getQueueAttributes(r -> r.queueUrl(url).attributeNames(QueueAttributeName.ALL))
+                .attributes()
                 .containsKey(QueueAttributeName.POLICY));
 
         a.removePermission(r -> r.queueUrl(url).label("b-sends"));
@@ -125,7 +139,8 @@ class AccountsAndPoliciesTest {
         a.setQueueAttributes(r -> r.queueUrl(url).attributes(Map.of(QueueAttributeName.POLICY, policy)));
         b.sendMessage(r -> r.queueUrl(url).messageBody("allowed by *"));
         var got = b.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(2)).messages();
-        denied(() -> b.deleteMessage(r -> r.queueUrl(url).receiptHandle(got.get(0).receiptHandle())));
+        denied(() ->
+                b.deleteMessage(r -> r.queueUrl(url).receiptHandle(got.get(0).receiptHandle())));
         // The owner's own account is denied everything by the policy, and still allowed.
         a.deleteMessage(r -> r.queueUrl(url).receiptHandle(got.get(0).receiptHandle()));
         assertNotEquals(0, a.listQueues().queueUrls().size());

@@ -1,5 +1,26 @@
 package io.sluice.it;
 
+import static io.sluice.it.SqsAssert.BATCH_REQUEST_TOO_LONG;
+import static io.sluice.it.SqsAssert.EMPTY_BATCH_REQUEST;
+import static io.sluice.it.SqsAssert.IDS_NOT_DISTINCT;
+import static io.sluice.it.SqsAssert.INVALID_BATCH_ENTRY_ID;
+import static io.sluice.it.SqsAssert.TOO_MANY_ENTRIES;
+import static io.sluice.it.SqsAssert.assertNothingReceivable;
+import static io.sluice.it.SqsAssert.assertSqsError;
+import static io.sluice.it.SqsAssert.awaitAttribute;
+import static io.sluice.it.SqsAssert.md5OfBody;
+import static io.sluice.it.SqsAssert.receive;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,28 +39,6 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchResultEntry;
 import software.amazon.awssdk.services.sqs.model.TooManyEntriesInBatchRequestException;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.function.Function;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
-
-import static io.sluice.it.SqsAssert.BATCH_REQUEST_TOO_LONG;
-import static io.sluice.it.SqsAssert.EMPTY_BATCH_REQUEST;
-import static io.sluice.it.SqsAssert.IDS_NOT_DISTINCT;
-import static io.sluice.it.SqsAssert.INVALID_BATCH_ENTRY_ID;
-import static io.sluice.it.SqsAssert.TOO_MANY_ENTRIES;
-import static io.sluice.it.SqsAssert.assertNothingReceivable;
-import static io.sluice.it.SqsAssert.assertSqsError;
-import static io.sluice.it.SqsAssert.awaitAttribute;
-import static io.sluice.it.SqsAssert.md5OfBody;
-import static io.sluice.it.SqsAssert.receive;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** SendMessageBatch, DeleteMessageBatch, ChangeMessageVisibilityBatch: per-entry results and batch-level errors. */
 @Timeout(30)
@@ -61,11 +60,13 @@ class BatchApiTest {
     }
 
     private List<Message> sendAndReceive(String url, int n) {
-        List<SendMessageBatchRequestEntry> entries = IntStream.range(0, n)
-                .mapToObj(i -> entry("e" + i, "body-" + i)).collect(Collectors.toList());
-        SendMessageBatchResponse sent = sqs().sendMessageBatch(r -> r.queueUrl(url).entries(entries));
+        List<SendMessageBatchRequestEntry> entries =
+                IntStream.range(0, n).mapToObj(i -> entry("e" + i, "body-" + i)).collect(Collectors.toList());
+        SendMessageBatchResponse sent =
+                sqs().sendMessageBatch(r -> r.queueUrl(url).entries(entries));
         assertEquals(n, sent.successful().size(), "failed: " + sent.failed());
-        List<Message> got = receive(sqs(), r -> r.queueUrl(url).maxNumberOfMessages(10).visibilityTimeout(30));
+        List<Message> got =
+                receive(sqs(), r -> r.queueUrl(url).maxNumberOfMessages(10).visibilityTimeout(30));
         assertEquals(n, got.size());
         return got;
     }
@@ -75,20 +76,31 @@ class BatchApiTest {
     @Test
     void sendMessageBatchReportsPerEntrySuccessAndFailure() {
         String url = broker.createQueue("sendbatch");
-        SendMessageBatchResponse resp = sqs().sendMessageBatch(r -> r.queueUrl(url).entries(
-                entry("ok-1", "first"),
-                entry("ok_2", "second"),
-                entry("bad-chars", "nul\u0000"),
-                SendMessageBatchRequestEntry.builder().id("bad-delay").messageBody("x").delaySeconds(901).build(),
-                entry("ok-3", "third ☃")));
+        SendMessageBatchResponse resp = sqs().sendMessageBatch(r -> r.queueUrl(url)
+                .entries(
+                        entry("ok-1", "first"),
+                        entry("ok_2", "second"),
+                        entry("bad-chars", "nul\u0000"),
+                        SendMessageBatchRequestEntry.builder()
+                                .id("bad-delay")
+                                .messageBody("x")
+                                .delaySeconds(901)
+                                .build(),
+                        entry("ok-3", "third ☃")));
 
         Map<String, SendMessageBatchResultEntry> ok = resp.successful().stream()
                 .collect(Collectors.toMap(SendMessageBatchResultEntry::id, Function.identity()));
         assertEquals(Set.of("ok-1", "ok_2", "ok-3"), ok.keySet(), "failed: " + resp.failed());
         assertEquals(md5OfBody("first"), ok.get("ok-1").md5OfMessageBody());
         assertEquals(md5OfBody("third ☃"), ok.get("ok-3").md5OfMessageBody());
-        ok.values().forEach(e -> assertFalse(e.messageId() == null || e.messageId().isBlank()));
-        assertEquals(3, ok.values().stream().map(SendMessageBatchResultEntry::messageId).distinct().count());
+        ok.values()
+                .forEach(e -> assertFalse(e.messageId() == null || e.messageId().isBlank()));
+        assertEquals(
+                3,
+                ok.values().stream()
+                        .map(SendMessageBatchResultEntry::messageId)
+                        .distinct()
+                        .count());
 
         Map<String, BatchResultErrorEntry> failed = failedById(resp.failed());
         assertEquals(Set.of("bad-chars", "bad-delay"), failed.keySet());
@@ -107,30 +119,46 @@ class BatchApiTest {
     @Test
     void sendMessageBatchEntryTooLargeFailsAlone() {
         String url = broker.createQueue("bigentry", Map.of("MaximumMessageSize", "1024"));
-        SendMessageBatchResponse resp = sqs().sendMessageBatch(r -> r.queueUrl(url).entries(
-                entry("small", "x"), entry("large", "y".repeat(1025))));
-        assertEquals(List.of("small"), resp.successful().stream().map(SendMessageBatchResultEntry::id).toList());
-        assertEquals(List.of("large"), resp.failed().stream().map(BatchResultErrorEntry::id).toList());
+        SendMessageBatchResponse resp = sqs().sendMessageBatch(r ->
+                r.queueUrl(url).entries(entry("small", "x"), entry("large", "y".repeat(1025))));
+        assertEquals(
+                List.of("small"),
+                resp.successful().stream().map(SendMessageBatchResultEntry::id).toList());
+        assertEquals(
+                List.of("large"),
+                resp.failed().stream().map(BatchResultErrorEntry::id).toList());
         assertTrue(resp.failed().get(0).senderFault());
     }
 
     @Test
     void sendMessageBatchErrors() {
         String url = broker.createQueue("senderr");
-        assertSqsError(EmptyBatchRequestException.class, EMPTY_BATCH_REQUEST, 400,
+        assertSqsError(
+                EmptyBatchRequestException.class,
+                EMPTY_BATCH_REQUEST,
+                400,
                 () -> sqs().sendMessageBatch(r -> r.queueUrl(url).entries(List.of())));
 
-        List<SendMessageBatchRequestEntry> eleven = IntStream.range(0, 11)
-                .mapToObj(i -> entry("id" + i, "b")).collect(Collectors.toList());
-        assertSqsError(TooManyEntriesInBatchRequestException.class, TOO_MANY_ENTRIES, 400,
+        List<SendMessageBatchRequestEntry> eleven =
+                IntStream.range(0, 11).mapToObj(i -> entry("id" + i, "b")).collect(Collectors.toList());
+        assertSqsError(
+                TooManyEntriesInBatchRequestException.class,
+                TOO_MANY_ENTRIES,
+                400,
                 () -> sqs().sendMessageBatch(r -> r.queueUrl(url).entries(eleven)));
 
-        assertSqsError(BatchEntryIdsNotDistinctException.class, IDS_NOT_DISTINCT, 400,
+        assertSqsError(
+                BatchEntryIdsNotDistinctException.class,
+                IDS_NOT_DISTINCT,
+                400,
                 () -> sqs().sendMessageBatch(r -> r.queueUrl(url).entries(entry("same", "a"), entry("same", "b"))));
 
         for (String badId : List.of("has space", "dot.id", "x".repeat(81), "")) {
             try {
-                assertSqsError(InvalidBatchEntryIdException.class, INVALID_BATCH_ENTRY_ID, 400,
+                assertSqsError(
+                        InvalidBatchEntryIdException.class,
+                        INVALID_BATCH_ENTRY_ID,
+                        400,
                         () -> sqs().sendMessageBatch(r -> r.queueUrl(url).entries(entry(badId, "a"))));
             } catch (AssertionError e) {
                 throw new AssertionError("entry id '" + badId + "': " + e.getMessage(), e);
@@ -141,7 +169,10 @@ class BatchApiTest {
 
         // Each entry fits the 1 MiB message limit, together they do not.
         String big = "q".repeat(600 * 1024);
-        assertSqsError(BatchRequestTooLongException.class, BATCH_REQUEST_TOO_LONG, 400,
+        assertSqsError(
+                BatchRequestTooLongException.class,
+                BATCH_REQUEST_TOO_LONG,
+                400,
                 () -> sqs().sendMessageBatch(r -> r.queueUrl(url).entries(entry("a", big), entry("b", big))));
 
         awaitAttribute(broker, url, "ApproximateNumberOfMessages", "1");
@@ -151,11 +182,14 @@ class BatchApiTest {
     void sendMessageBatchUpToTheTotalLimitIsAccepted() {
         String url = broker.createQueue("fullbatch");
         String body = "f".repeat(104_000);
-        List<SendMessageBatchRequestEntry> ten = IntStream.range(0, 10)
-                .mapToObj(i -> entry("e" + i, body)).collect(Collectors.toList());
-        SendMessageBatchResponse resp = sqs().sendMessageBatch(r -> r.queueUrl(url).entries(ten));
-        assertEquals(10, resp.successful().size(), "1 040 000 bytes in 10 entries is within 1 MiB; failed: "
-                + resp.failed());
+        List<SendMessageBatchRequestEntry> ten =
+                IntStream.range(0, 10).mapToObj(i -> entry("e" + i, body)).collect(Collectors.toList());
+        SendMessageBatchResponse resp =
+                sqs().sendMessageBatch(r -> r.queueUrl(url).entries(ten));
+        assertEquals(
+                10,
+                resp.successful().size(),
+                "1 040 000 bytes in 10 entries is within 1 MiB; failed: " + resp.failed());
         awaitAttribute(broker, url, "ApproximateNumberOfMessages", "10");
     }
 
@@ -167,13 +201,22 @@ class BatchApiTest {
         List<Message> got = sendAndReceive(url, 3);
         List<DeleteMessageBatchRequestEntry> entries = new ArrayList<>();
         for (int i = 0; i < got.size(); i++) {
-            entries.add(DeleteMessageBatchRequestEntry.builder().id("d" + i).receiptHandle(got.get(i).receiptHandle()).build());
+            entries.add(DeleteMessageBatchRequestEntry.builder()
+                    .id("d" + i)
+                    .receiptHandle(got.get(i).receiptHandle())
+                    .build());
         }
-        entries.add(DeleteMessageBatchRequestEntry.builder().id("garbage").receiptHandle("not-a-handle").build());
+        entries.add(DeleteMessageBatchRequestEntry.builder()
+                .id("garbage")
+                .receiptHandle("not-a-handle")
+                .build());
 
-        DeleteMessageBatchResponse resp = sqs().deleteMessageBatch(r -> r.queueUrl(url).entries(entries));
-        assertEquals(Set.of("d0", "d1", "d2"),
-                resp.successful().stream().map(e -> e.id()).collect(Collectors.toSet()), "failed: " + resp.failed());
+        DeleteMessageBatchResponse resp =
+                sqs().deleteMessageBatch(r -> r.queueUrl(url).entries(entries));
+        assertEquals(
+                Set.of("d0", "d1", "d2"),
+                resp.successful().stream().map(e -> e.id()).collect(Collectors.toSet()),
+                "failed: " + resp.failed());
         Map<String, BatchResultErrorEntry> failed = failedById(resp.failed());
         assertEquals(Set.of("garbage"), failed.keySet());
         assertEquals("ReceiptHandleIsInvalid", failed.get("garbage").code());
@@ -186,18 +229,36 @@ class BatchApiTest {
     @Test
     void deleteMessageBatchErrors() {
         String url = broker.createQueue("delerr");
-        assertSqsError(EmptyBatchRequestException.class, EMPTY_BATCH_REQUEST, 400,
+        assertSqsError(
+                EmptyBatchRequestException.class,
+                EMPTY_BATCH_REQUEST,
+                400,
                 () -> sqs().deleteMessageBatch(r -> r.queueUrl(url).entries(List.of())));
         List<DeleteMessageBatchRequestEntry> eleven = IntStream.range(0, 11)
-                .mapToObj(i -> DeleteMessageBatchRequestEntry.builder().id("i" + i).receiptHandle("h" + i).build())
+                .mapToObj(i -> DeleteMessageBatchRequestEntry.builder()
+                        .id("i" + i)
+                        .receiptHandle("h" + i)
+                        .build())
                 .collect(Collectors.toList());
-        assertSqsError(TooManyEntriesInBatchRequestException.class, TOO_MANY_ENTRIES, 400,
+        assertSqsError(
+                TooManyEntriesInBatchRequestException.class,
+                TOO_MANY_ENTRIES,
+                400,
                 () -> sqs().deleteMessageBatch(r -> r.queueUrl(url).entries(eleven)));
-        assertSqsError(BatchEntryIdsNotDistinctException.class, IDS_NOT_DISTINCT, 400,
-                () -> sqs().deleteMessageBatch(r -> r.queueUrl(url).entries(
-                        e -> e.id("dup").receiptHandle("a"), e -> e.id("dup").receiptHandle("b"))));
-        assertSqsError(InvalidBatchEntryIdException.class, INVALID_BATCH_ENTRY_ID, 400,
-                () -> sqs().deleteMessageBatch(r -> r.queueUrl(url).entries(e -> e.id("bad id").receiptHandle("a"))));
+        assertSqsError(
+                BatchEntryIdsNotDistinctException.class,
+                IDS_NOT_DISTINCT,
+                400,
+                () -> sqs().deleteMessageBatch(r -> r.queueUrl(url)
+                        .entries(
+                                e -> e.id("dup").receiptHandle("a"),
+                                e -> e.id("dup").receiptHandle("b"))));
+        assertSqsError(
+                InvalidBatchEntryIdException.class,
+                INVALID_BATCH_ENTRY_ID,
+                400,
+                () -> sqs().deleteMessageBatch(
+                                r -> r.queueUrl(url).entries(e -> e.id("bad id").receiptHandle("a"))));
     }
 
     // ------------------------------------------------------------------ ChangeMessageVisibilityBatch
@@ -209,46 +270,80 @@ class BatchApiTest {
         assertNothingReceivable(sqs(), url);
 
         List<ChangeMessageVisibilityBatchRequestEntry> entries = List.of(
-                ChangeMessageVisibilityBatchRequestEntry.builder().id("release0")
-                        .receiptHandle(got.get(0).receiptHandle()).visibilityTimeout(0).build(),
-                ChangeMessageVisibilityBatchRequestEntry.builder().id("release1")
-                        .receiptHandle(got.get(1).receiptHandle()).visibilityTimeout(0).build(),
-                ChangeMessageVisibilityBatchRequestEntry.builder().id("toolong")
-                        .receiptHandle(got.get(2).receiptHandle()).visibilityTimeout(43201).build(),
-                ChangeMessageVisibilityBatchRequestEntry.builder().id("garbage")
-                        .receiptHandle("not-a-handle").visibilityTimeout(0).build());
-        ChangeMessageVisibilityBatchResponse resp = sqs().changeMessageVisibilityBatch(r -> r.queueUrl(url).entries(entries));
+                ChangeMessageVisibilityBatchRequestEntry.builder()
+                        .id("release0")
+                        .receiptHandle(got.get(0).receiptHandle())
+                        .visibilityTimeout(0)
+                        .build(),
+                ChangeMessageVisibilityBatchRequestEntry.builder()
+                        .id("release1")
+                        .receiptHandle(got.get(1).receiptHandle())
+                        .visibilityTimeout(0)
+                        .build(),
+                ChangeMessageVisibilityBatchRequestEntry.builder()
+                        .id("toolong")
+                        .receiptHandle(got.get(2).receiptHandle())
+                        .visibilityTimeout(43201)
+                        .build(),
+                ChangeMessageVisibilityBatchRequestEntry.builder()
+                        .id("garbage")
+                        .receiptHandle("not-a-handle")
+                        .visibilityTimeout(0)
+                        .build());
+        ChangeMessageVisibilityBatchResponse resp =
+                sqs().changeMessageVisibilityBatch(r -> r.queueUrl(url).entries(entries));
 
-        assertEquals(Set.of("release0", "release1"),
-                resp.successful().stream().map(e -> e.id()).collect(Collectors.toSet()), "failed: " + resp.failed());
+        assertEquals(
+                Set.of("release0", "release1"),
+                resp.successful().stream().map(e -> e.id()).collect(Collectors.toSet()),
+                "failed: " + resp.failed());
         Map<String, BatchResultErrorEntry> failed = failedById(resp.failed());
         assertEquals(Set.of("toolong", "garbage"), failed.keySet());
         assertEquals("InvalidParameterValue", failed.get("toolong").code());
         assertEquals("ReceiptHandleIsInvalid", failed.get("garbage").code());
         failed.values().forEach(f -> assertTrue(f.senderFault(), f.id()));
 
-        Set<String> visibleAgain = receive(sqs(), url).stream().map(Message::messageId).collect(Collectors.toSet());
-        assertEquals(Set.of(got.get(0).messageId(), got.get(1).messageId()), visibleAgain,
+        Set<String> visibleAgain =
+                receive(sqs(), url).stream().map(Message::messageId).collect(Collectors.toSet());
+        assertEquals(
+                Set.of(got.get(0).messageId(), got.get(1).messageId()),
+                visibleAgain,
                 "the two released messages are visible at once; the third stays in flight");
     }
 
     @Test
     void changeMessageVisibilityBatchErrors() {
         String url = broker.createQueue("cmverr");
-        assertSqsError(EmptyBatchRequestException.class, EMPTY_BATCH_REQUEST, 400,
+        assertSqsError(
+                EmptyBatchRequestException.class,
+                EMPTY_BATCH_REQUEST,
+                400,
                 () -> sqs().changeMessageVisibilityBatch(r -> r.queueUrl(url).entries(List.of())));
         List<ChangeMessageVisibilityBatchRequestEntry> eleven = IntStream.range(0, 11)
-                .mapToObj(i -> ChangeMessageVisibilityBatchRequestEntry.builder().id("i" + i).receiptHandle("h")
-                        .visibilityTimeout(1).build())
+                .mapToObj(i -> ChangeMessageVisibilityBatchRequestEntry.builder()
+                        .id("i" + i)
+                        .receiptHandle("h")
+                        .visibilityTimeout(1)
+                        .build())
                 .collect(Collectors.toList());
-        assertSqsError(TooManyEntriesInBatchRequestException.class, TOO_MANY_ENTRIES, 400,
+        assertSqsError(
+                TooManyEntriesInBatchRequestException.class,
+                TOO_MANY_ENTRIES,
+                400,
                 () -> sqs().changeMessageVisibilityBatch(r -> r.queueUrl(url).entries(eleven)));
-        assertSqsError(BatchEntryIdsNotDistinctException.class, IDS_NOT_DISTINCT, 400,
-                () -> sqs().changeMessageVisibilityBatch(r -> r.queueUrl(url).entries(
-                        e -> e.id("dup").receiptHandle("a").visibilityTimeout(1),
-                        e -> e.id("dup").receiptHandle("b").visibilityTimeout(1))));
-        assertSqsError(InvalidBatchEntryIdException.class, INVALID_BATCH_ENTRY_ID, 400,
-                () -> sqs().changeMessageVisibilityBatch(r -> r.queueUrl(url).entries(
-                        e -> e.id("bad/id").receiptHandle("a").visibilityTimeout(1))));
+        assertSqsError(
+                BatchEntryIdsNotDistinctException.class,
+                IDS_NOT_DISTINCT,
+                400,
+                () -> sqs().changeMessageVisibilityBatch(r -> r.queueUrl(url)
+                        .entries(
+                                e -> e.id("dup").receiptHandle("a").visibilityTimeout(1),
+                                e -> e.id("dup").receiptHandle("b").visibilityTimeout(1))));
+        assertSqsError(
+                InvalidBatchEntryIdException.class,
+                INVALID_BATCH_ENTRY_ID,
+                400,
+                () -> sqs().changeMessageVisibilityBatch(r -> r.queueUrl(url)
+                        .entries(e -> e.id("bad/id").receiptHandle("a").visibilityTimeout(1))));
     }
 }

@@ -3,6 +3,13 @@ package io.sluice.it;
 import io.sluice.config.BrokerConfig;
 import io.sluice.config.ConfigLoader;
 import io.sluice.server.SluiceNode;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -14,14 +21,6 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
-
-import java.net.URI;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Starts one Sluice node per test class (port 0, 4 partitions, short-poll sampling off so that a
@@ -51,8 +50,8 @@ public final class BrokerExtension implements BeforeAllCallback, AfterAllCallbac
 
     /** The configuration of a test node: a free port, 4 partitions, no short-poll sampling, then {@code args}. */
     public static BrokerConfig testConfig(String... args) {
-        List<String> all = new ArrayList<>(List.of("--host", "127.0.0.1", "--port", "0", "--partitions", "4",
-                "--short-poll-sampling", "false"));
+        List<String> all = new ArrayList<>(
+                List.of("--host", "127.0.0.1", "--port", "0", "--partitions", "4", "--short-poll-sampling", "false"));
         all.addAll(List.of(args));
         return ConfigLoader.load(all, Map.of());
     }
@@ -128,7 +127,8 @@ public final class BrokerExtension implements BeforeAllCallback, AfterAllCallbac
     /** Creates a queue with a unique name and the given attributes; returns its URL. */
     public String createQueue(String prefix, Map<String, String> attributes) {
         String name = uniqueName(prefix);
-        return sqs.createQueue(r -> r.queueName(name).attributesWithStrings(attributes)).queueUrl();
+        return sqs.createQueue(r -> r.queueName(name).attributesWithStrings(attributes))
+                .queueUrl();
     }
 
     /** All attributes of a queue as plain strings. */
@@ -139,7 +139,8 @@ public final class BrokerExtension implements BeforeAllCallback, AfterAllCallbac
 
     public String attribute(String queueUrl, String name) {
         return sqs.getQueueAttributes(r -> r.queueUrl(queueUrl).attributeNamesWithStrings(name))
-                .attributesAsStrings().get(name);
+                .attributesAsStrings()
+                .get(name);
     }
 
     public static String nameOf(String queueUrl) {

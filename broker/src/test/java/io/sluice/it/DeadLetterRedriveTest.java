@@ -1,21 +1,5 @@
 package io.sluice.it;
 
-import org.awaitility.core.ConditionTimeoutException;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
-import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
-
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
 import static io.sluice.it.FifoSupport.arnOf;
 import static io.sluice.it.FifoSupport.createFifoQueue;
 import static io.sluice.it.FifoSupport.receiveAll;
@@ -26,6 +10,21 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
 
 /** A message received more than maxReceiveCount times moves to the dead-letter queue, intact. */
 @Timeout(30)
@@ -40,10 +39,24 @@ class DeadLetterRedriveTest {
 
     private static Map<String, MessageAttributeValue> attributes() {
         Map<String, MessageAttributeValue> m = new HashMap<>();
-        m.put("trace", MessageAttributeValue.builder().dataType("String").stringValue("abc-123 ☃").build());
-        m.put("attempt", MessageAttributeValue.builder().dataType("Number").stringValue("7").build());
-        m.put("raw", MessageAttributeValue.builder().dataType("Binary")
-                .binaryValue(SdkBytes.fromByteArray(new byte[] {0, 1, (byte) 0xFE})).build());
+        m.put(
+                "trace",
+                MessageAttributeValue.builder()
+                        .dataType("String")
+                        .stringValue("abc-123 ☃")
+                        .build());
+        m.put(
+                "attempt",
+                MessageAttributeValue.builder()
+                        .dataType("Number")
+                        .stringValue("7")
+                        .build());
+        m.put(
+                "raw",
+                MessageAttributeValue.builder()
+                        .dataType("Binary")
+                        .binaryValue(SdkBytes.fromByteArray(new byte[] {0, 1, (byte) 0xFE}))
+                        .build());
         return m;
     }
 
@@ -53,8 +66,10 @@ class DeadLetterRedriveTest {
         assertEquals(1, first.size(), "first receive");
         assertEquals(messageId, first.get(0).messageId());
         assertEquals("1", first.get(0).attributesAsStrings().get("ApproximateReceiveCount"));
-        Message second = await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
-                .until(() -> receiveAll(sqs(), source, 1, null), l -> !l.isEmpty()).get(0);
+        Message second = await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> receiveAll(sqs(), source, 1, null), l -> !l.isEmpty())
+                .get(0);
         assertEquals(messageId, second.messageId(), "second receive");
         assertEquals("2", second.attributesAsStrings().get("ApproximateReceiveCount"));
         return second;
@@ -66,11 +81,15 @@ class DeadLetterRedriveTest {
      */
     private Message awaitInDlq(String source, String dlq) {
         try {
-            await().atMost(Duration.ofSeconds(6)).pollInterval(Duration.ofMillis(100)).until(() -> {
-                List<Message> again = receiveAll(sqs(), source, 10, null);
-                assertTrue(again.isEmpty(), "received a third time from the source with maxReceiveCount=2: " + again);
-                return "1".equals(broker.attribute(dlq, "ApproximateNumberOfMessages"));
-            });
+            await().atMost(Duration.ofSeconds(6))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        List<Message> again = receiveAll(sqs(), source, 10, null);
+                        assertTrue(
+                                again.isEmpty(),
+                                "received a third time from the source with maxReceiveCount=2: " + again);
+                        return "1".equals(broker.attribute(dlq, "ApproximateNumberOfMessages"));
+                    });
         } catch (ConditionTimeoutException e) {
             fail("the message never reached the DLQ: DLQ ApproximateNumberOfMessages="
                     + broker.attribute(dlq, "ApproximateNumberOfMessages") + ", source "
@@ -84,19 +103,20 @@ class DeadLetterRedriveTest {
 
     private static void assertReceiveCountCarried(Message inDlq) {
         String count = inDlq.attributesAsStrings().get("ApproximateReceiveCount");
-        assertTrue(Set.of("2", "3").contains(count),
-                "ApproximateReceiveCount in the DLQ continues from the source's 2 (2, or 3 with this receive), got " + count);
+        assertTrue(
+                Set.of("2", "3").contains(count),
+                "ApproximateReceiveCount in the DLQ continues from the source's 2 (2, or 3 with this receive), got "
+                        + count);
     }
 
     @Test
     void standardMessageMovesToTheDlqIntact() {
         String dlq = broker.createQueue("dlq");
-        String source = broker.createQueue("src", Map.of(
-                "VisibilityTimeout", "1",
-                "RedrivePolicy", redrivePolicy(arnOf(broker, dlq), 2)));
+        String source = broker.createQueue(
+                "src", Map.of("VisibilityTimeout", "1", "RedrivePolicy", redrivePolicy(arnOf(broker, dlq), 2)));
         Map<String, MessageAttributeValue> attrs = attributes();
-        SendMessageResponse sent = sqs().sendMessage(r -> r.queueUrl(source).messageBody("poison {\"x\":1}")
-                .messageAttributes(attrs));
+        SendMessageResponse sent = sqs().sendMessage(
+                        r -> r.queueUrl(source).messageBody("poison {\"x\":1}").messageAttributes(attrs));
         Message second = receiveTwice(source, sent.messageId());
         String sentTimestamp = second.attributesAsStrings().get("SentTimestamp");
 
@@ -119,9 +139,8 @@ class DeadLetterRedriveTest {
     @Test
     void poisonMessageMovesWhileGoodMessagesFlow() {
         String dlq = broker.createQueue("dlq");
-        String source = broker.createQueue("src", Map.of(
-                "VisibilityTimeout", "1",
-                "RedrivePolicy", redrivePolicy(arnOf(broker, dlq), 2)));
+        String source = broker.createQueue(
+                "src", Map.of("VisibilityTimeout", "1", "RedrivePolicy", redrivePolicy(arnOf(broker, dlq), 2)));
         SendMessageResponse poison = sqs().sendMessage(r -> r.queueUrl(source).messageBody("poison"));
         receiveTwice(source, poison.messageId());
         // A good message sent now is received and deleted normally.
@@ -135,14 +154,16 @@ class DeadLetterRedriveTest {
     /** Like awaitInDlq, but the source may deliver the message "good" (deleted at once), never "poison". */
     private Message awaitInDlqOrGood(String source, String dlq) {
         boolean[] goodSeen = {false};
-        await().atMost(Duration.ofSeconds(6)).pollInterval(Duration.ofMillis(100)).until(() -> {
-            for (Message m : receiveAll(sqs(), source, 10, null)) {
-                assertEquals("good", m.body(), "the poison message was delivered a third time");
-                sqs().deleteMessage(r -> r.queueUrl(source).receiptHandle(m.receiptHandle()));
-                goodSeen[0] = true;
-            }
-            return goodSeen[0] && "1".equals(broker.attribute(dlq, "ApproximateNumberOfMessages"));
-        });
+        await().atMost(Duration.ofSeconds(6))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    for (Message m : receiveAll(sqs(), source, 10, null)) {
+                        assertEquals("good", m.body(), "the poison message was delivered a third time");
+                        sqs().deleteMessage(r -> r.queueUrl(source).receiptHandle(m.receiptHandle()));
+                        goodSeen[0] = true;
+                    }
+                    return goodSeen[0] && "1".equals(broker.attribute(dlq, "ApproximateNumberOfMessages"));
+                });
         List<Message> got = receiveAll(sqs(), dlq, 10, 30);
         assertEquals(1, got.size(), "only the poison message is in the DLQ: " + got);
         assertEquals("poison", got.get(0).body());
@@ -153,8 +174,8 @@ class DeadLetterRedriveTest {
     void redrivePolicySetAfterCreationApplies() {
         String dlq = broker.createQueue("dlq");
         String source = broker.createQueue("src", Map.of("VisibilityTimeout", "1"));
-        sqs().setQueueAttributes(r -> r.queueUrl(source).attributesWithStrings(
-                Map.of("RedrivePolicy", redrivePolicy(arnOf(broker, dlq), 2))));
+        sqs().setQueueAttributes(r -> r.queueUrl(source)
+                .attributesWithStrings(Map.of("RedrivePolicy", redrivePolicy(arnOf(broker, dlq), 2))));
         SendMessageResponse sent = sqs().sendMessage(r -> r.queueUrl(source).messageBody("late policy"));
         receiveTwice(source, sent.messageId());
         Message inDlq = awaitInDlq(source, dlq);
@@ -166,26 +187,33 @@ class DeadLetterRedriveTest {
     void fifoMessageMovesToTheFifoDlqAndUnblocksItsGroup() {
         String dlq = createFifoQueue(broker, "fdlq");
         String source = createFifoQueue(broker, "fsrc", Map.of("VisibilityTimeout", "1"));
-        sqs().setQueueAttributes(r -> r.queueUrl(source).attributesWithStrings(
-                Map.of("RedrivePolicy", redrivePolicy(arnOf(broker, dlq), 2))));
+        sqs().setQueueAttributes(r -> r.queueUrl(source)
+                .attributesWithStrings(Map.of("RedrivePolicy", redrivePolicy(arnOf(broker, dlq), 2))));
         Map<String, MessageAttributeValue> attrs = attributes();
-        SendMessageResponse poison = sqs().sendMessage(r -> r.queueUrl(source).messageBody("poison")
-                .messageGroupId("orders-42").messageDeduplicationId("p1").messageAttributes(attrs));
-        SendMessageResponse next = sqs().sendMessage(r -> r.queueUrl(source).messageBody("next")
-                .messageGroupId("orders-42").messageDeduplicationId("p2"));
+        SendMessageResponse poison = sqs().sendMessage(r -> r.queueUrl(source)
+                .messageBody("poison")
+                .messageGroupId("orders-42")
+                .messageDeduplicationId("p1")
+                .messageAttributes(attrs));
+        SendMessageResponse next = sqs().sendMessage(r -> r.queueUrl(source)
+                .messageBody("next")
+                .messageGroupId("orders-42")
+                .messageDeduplicationId("p2"));
 
         receiveTwice(source, poison.messageId());
 
         // The next message of the group must not come before the poison message left the source.
         Message[] afterMove = new Message[1];
         try {
-            await().atMost(Duration.ofSeconds(6)).pollInterval(Duration.ofMillis(100)).until(() -> {
-                for (Message m : receiveAll(sqs(), source, 1, 30)) {
-                    assertEquals("next", m.body(), "the poison message was delivered a third time");
-                    afterMove[0] = m;
-                }
-                return "1".equals(broker.attribute(dlq, "ApproximateNumberOfMessages"));
-            });
+            await().atMost(Duration.ofSeconds(6))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        for (Message m : receiveAll(sqs(), source, 1, 30)) {
+                            assertEquals("next", m.body(), "the poison message was delivered a third time");
+                            afterMove[0] = m;
+                        }
+                        return "1".equals(broker.attribute(dlq, "ApproximateNumberOfMessages"));
+                    });
         } catch (ConditionTimeoutException e) {
             fail("the FIFO message never reached the FIFO DLQ");
         }
@@ -200,8 +228,10 @@ class DeadLetterRedriveTest {
 
         // The group is unblocked in the source: "next" comes now.
         if (afterMove[0] == null) {
-            afterMove[0] = await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(50))
-                    .until(() -> receiveAll(sqs(), source, 1, 30), l -> !l.isEmpty()).get(0);
+            afterMove[0] = await().atMost(Duration.ofSeconds(3))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> receiveAll(sqs(), source, 1, 30), l -> !l.isEmpty())
+                    .get(0);
         }
         assertEquals(next.messageId(), afterMove[0].messageId());
         sqs().deleteMessage(r -> r.queueUrl(source).receiptHandle(afterMove[0].receiptHandle()));
@@ -212,16 +242,17 @@ class DeadLetterRedriveTest {
     @Test
     void maxReceiveCountOneMovesOnTheSecondReceiveAttempt() {
         String dlq = broker.createQueue("dlq1");
-        String source = broker.createQueue("src1", Map.of(
-                "VisibilityTimeout", "1",
-                "RedrivePolicy", redrivePolicy(arnOf(broker, dlq), 1)));
+        String source = broker.createQueue(
+                "src1", Map.of("VisibilityTimeout", "1", "RedrivePolicy", redrivePolicy(arnOf(broker, dlq), 1)));
         for (int i = 0; i < 3; i++) {
             int n = i;
             sqs().sendMessage(r -> r.queueUrl(source).messageBody("m" + n));
         }
         FifoSupport.redriveAll(broker, source, dlq, 3);
         List<Message> got = receiveAll(sqs(), dlq, 10, 30);
-        assertEquals(Set.of("m0", "m1", "m2"), Set.copyOf(got.stream().map(Message::body).toList()));
+        assertEquals(
+                Set.of("m0", "m1", "m2"),
+                Set.copyOf(got.stream().map(Message::body).toList()));
         awaitAttribute(broker, source, "ApproximateNumberOfMessages", "0");
         awaitAttribute(broker, source, "ApproximateNumberOfMessagesNotVisible", "0");
     }

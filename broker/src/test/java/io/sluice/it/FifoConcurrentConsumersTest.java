@@ -1,12 +1,11 @@
 package io.sluice.it;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
+import static io.sluice.it.FifoSupport.createFifoQueue;
+import static io.sluice.it.FifoSupport.seq;
+import static io.sluice.it.SqsAssert.awaitAttribute;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -22,13 +21,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
-
-import static io.sluice.it.FifoSupport.createFifoQueue;
-import static io.sluice.it.FifoSupport.seq;
-import static io.sluice.it.SqsAssert.awaitAttribute;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 
 /**
  * Several consumers on one FIFO queue with many message groups. Every delivery is recorded with a
@@ -82,8 +81,8 @@ class FifoConcurrentConsumersTest {
 
         @Override
         public String toString() {
-            return group + ":" + index + "@c" + consumer + "[recv=" + receiveTick + ",pos=" + position
-                    + ",delStart=" + deleteStartTick + "]";
+            return group + ":" + index + "@c" + consumer + "[recv=" + receiveTick + ",pos=" + position + ",delStart="
+                    + deleteStartTick + "]";
         }
     }
 
@@ -101,10 +100,15 @@ class FifoConcurrentConsumersTest {
                 List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
                 for (int i = offset; i < offset + size; i++) {
                     String body = group + ":" + i;
-                    entries.add(SendMessageBatchRequestEntry.builder().id("e" + i).messageBody(body)
-                            .messageGroupId(group).messageDeduplicationId(body).build());
+                    entries.add(SendMessageBatchRequestEntry.builder()
+                            .id("e" + i)
+                            .messageBody(body)
+                            .messageGroupId(group)
+                            .messageDeduplicationId(body)
+                            .build());
                 }
-                SendMessageBatchResponse resp = sqs.sendMessageBatch(r -> r.queueUrl(url).entries(entries));
+                SendMessageBatchResponse resp =
+                        sqs.sendMessageBatch(r -> r.queueUrl(url).entries(entries));
                 assertTrue(resp.failed().isEmpty(), "failed: " + resp.failed());
             }
             offset += size;
@@ -125,9 +129,12 @@ class FifoConcurrentConsumersTest {
                 int max = 1 + (c * 3) % 10; // 1, 4, 7, 10: different batch sizes
                 futures.add(pool.submit(() -> {
                     while (deleted.get() < total && System.nanoTime() < deadline) {
-                        List<Message> got = sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(max)
-                                .waitTimeSeconds(1).visibilityTimeout(60)
-                                .messageSystemAttributeNamesWithStrings("All")).messages();
+                        List<Message> got = sqs.receiveMessage(r -> r.queueUrl(url)
+                                        .maxNumberOfMessages(max)
+                                        .waitTimeSeconds(1)
+                                        .visibilityTimeout(60)
+                                        .messageSystemAttributeNamesWithStrings("All"))
+                                .messages();
                         long receiveTick = clock.incrementAndGet();
                         List<Delivery> batch = new ArrayList<>();
                         for (int p = 0; p < got.size(); p++) {
@@ -167,10 +174,11 @@ class FifoConcurrentConsumersTest {
             ds.sort(Comparator.<Delivery>comparingLong(d -> d.receiveTick).thenComparingInt(d -> d.position));
             List<Integer> indexes = ds.stream().map(d -> d.index).toList();
             List<Integer> expected = IntStream.range(0, PER_GROUP).boxed().toList();
-            assertEquals(expected, indexes, "group " + e.getKey() + " delivered out of order, incompletely or twice: "
-                    + ds);
+            assertEquals(
+                    expected, indexes, "group " + e.getKey() + " delivered out of order, incompletely or twice: " + ds);
             for (int i = 1; i < ds.size(); i++) {
-                assertTrue(ds.get(i).sequence.compareTo(ds.get(i - 1).sequence) > 0,
+                assertTrue(
+                        ds.get(i).sequence.compareTo(ds.get(i - 1).sequence) > 0,
                         "SequenceNumber must increase within group " + e.getKey() + ": " + ds);
             }
             // Exclusivity: a later receive of G must follow the delete starts of all earlier deliveries of G.

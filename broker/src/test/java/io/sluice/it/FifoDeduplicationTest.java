@@ -1,5 +1,19 @@
 package io.sluice.it;
 
+import static io.sluice.it.FifoSupport.createFifoQueue;
+import static io.sluice.it.FifoSupport.drain;
+import static io.sluice.it.FifoSupport.receiveAll;
+import static io.sluice.it.FifoSupport.sendFifo;
+import static io.sluice.it.SqsAssert.awaitAttribute;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -10,21 +24,6 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchResultEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
-
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
-import static io.sluice.it.FifoSupport.createFifoQueue;
-import static io.sluice.it.FifoSupport.drain;
-import static io.sluice.it.FifoSupport.receiveAll;
-import static io.sluice.it.FifoSupport.sendFifo;
-import static io.sluice.it.SqsAssert.awaitAttribute;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Deduplication on FIFO queues: explicit ids, content-based, queue and message-group scope. */
 @Timeout(30)
@@ -77,7 +76,9 @@ class FifoDeduplicationTest {
             assertEquals(first.messageId(), dup.messageId(), "dedup scope queue: same id in " + group);
         }
         awaitAttribute(broker, url, "ApproximateNumberOfMessages", "1");
-        assertEquals(List.of("first"), drain(sqs(), url, 10, 1).stream().map(Message::body).toList());
+        assertEquals(
+                List.of("first"),
+                drain(sqs(), url, 10, 1).stream().map(Message::body).toList());
     }
 
     @Test
@@ -93,16 +94,25 @@ class FifoDeduplicationTest {
     @Test
     void contentBasedDeduplicationUsesTheBodyAndAnExplicitIdWins() {
         String url = createFifoQueue(broker, "cbd", Map.of("ContentBasedDeduplication", "true"));
-        SendMessageResponse first = sqs().sendMessage(r -> r.queueUrl(url).messageGroupId("g").messageBody("hello"));
-        SendMessageResponse second = sqs().sendMessage(r -> r.queueUrl(url).messageGroupId("g").messageBody("hello"));
+        SendMessageResponse first =
+                sqs().sendMessage(r -> r.queueUrl(url).messageGroupId("g").messageBody("hello"));
+        SendMessageResponse second =
+                sqs().sendMessage(r -> r.queueUrl(url).messageGroupId("g").messageBody("hello"));
         assertEquals(first.messageId(), second.messageId(), "identical bodies are duplicates");
         // Attributes are not part of the content hash: still a duplicate.
-        SendMessageResponse withAttr = sqs().sendMessage(r -> r.queueUrl(url).messageGroupId("g2").messageBody("hello")
-                .messageAttributes(Map.of("k", MessageAttributeValue.builder()
-                        .dataType("String").stringValue("v").build())));
+        SendMessageResponse withAttr = sqs().sendMessage(r -> r.queueUrl(url)
+                .messageGroupId("g2")
+                .messageBody("hello")
+                .messageAttributes(Map.of(
+                        "k",
+                        MessageAttributeValue.builder()
+                                .dataType("String")
+                                .stringValue("v")
+                                .build())));
         assertEquals(first.messageId(), withAttr.messageId(), "the body hash alone decides (queue scope)");
 
-        SendMessageResponse differentBody = sqs().sendMessage(r -> r.queueUrl(url).messageGroupId("g").messageBody("world"));
+        SendMessageResponse differentBody =
+                sqs().sendMessage(r -> r.queueUrl(url).messageGroupId("g").messageBody("world"));
         assertNotEquals(first.messageId(), differentBody.messageId());
 
         // An explicit id wins over the body hash: same body, new explicit id → a new message.
@@ -114,8 +124,12 @@ class FifoDeduplicationTest {
 
         awaitAttribute(broker, url, "ApproximateNumberOfMessages", "3");
         List<Message> got = drain(sqs(), url, 10, 3);
-        assertEquals(List.of("hello", "world", "hello"), got.stream().map(Message::body).toList());
-        assertNotEquals(null, got.get(0).attributesAsStrings().get("MessageDeduplicationId"),
+        assertEquals(
+                List.of("hello", "world", "hello"),
+                got.stream().map(Message::body).toList());
+        assertNotEquals(
+                null,
+                got.get(0).attributesAsStrings().get("MessageDeduplicationId"),
                 "a content-based dedup id is reported on receive");
         assertEquals("explicit-1", got.get(2).attributesAsStrings().get("MessageDeduplicationId"));
     }
@@ -123,9 +137,12 @@ class FifoDeduplicationTest {
     @Test
     void contentBasedDeduplicationCanBeSwitchedOnLater() {
         String url = createFifoQueue(broker, "cbdlater");
-        sqs().setQueueAttributes(r -> r.queueUrl(url).attributesWithStrings(Map.of("ContentBasedDeduplication", "true")));
-        SendMessageResponse a = sqs().sendMessage(r -> r.queueUrl(url).messageGroupId("g").messageBody("x"));
-        SendMessageResponse b = sqs().sendMessage(r -> r.queueUrl(url).messageGroupId("g").messageBody("x"));
+        sqs().setQueueAttributes(
+                        r -> r.queueUrl(url).attributesWithStrings(Map.of("ContentBasedDeduplication", "true")));
+        SendMessageResponse a =
+                sqs().sendMessage(r -> r.queueUrl(url).messageGroupId("g").messageBody("x"));
+        SendMessageResponse b =
+                sqs().sendMessage(r -> r.queueUrl(url).messageGroupId("g").messageBody("x"));
         assertEquals(a.messageId(), b.messageId());
         awaitAttribute(broker, url, "ApproximateNumberOfMessages", "1");
     }
@@ -134,13 +151,26 @@ class FifoDeduplicationTest {
     void duplicatesInsideOneBatchAndAcrossBatches() {
         String url = createFifoQueue(broker, "batchdup");
         List<SendMessageBatchRequestEntry> entries = List.of(
-                SendMessageBatchRequestEntry.builder().id("e0").messageBody("a").messageGroupId("g")
-                        .messageDeduplicationId("d-a").build(),
-                SendMessageBatchRequestEntry.builder().id("e1").messageBody("a again").messageGroupId("g")
-                        .messageDeduplicationId("d-a").build(),
-                SendMessageBatchRequestEntry.builder().id("e2").messageBody("b").messageGroupId("g")
-                        .messageDeduplicationId("d-b").build());
-        SendMessageBatchResponse resp = sqs().sendMessageBatch(r -> r.queueUrl(url).entries(entries));
+                SendMessageBatchRequestEntry.builder()
+                        .id("e0")
+                        .messageBody("a")
+                        .messageGroupId("g")
+                        .messageDeduplicationId("d-a")
+                        .build(),
+                SendMessageBatchRequestEntry.builder()
+                        .id("e1")
+                        .messageBody("a again")
+                        .messageGroupId("g")
+                        .messageDeduplicationId("d-a")
+                        .build(),
+                SendMessageBatchRequestEntry.builder()
+                        .id("e2")
+                        .messageBody("b")
+                        .messageGroupId("g")
+                        .messageDeduplicationId("d-b")
+                        .build());
+        SendMessageBatchResponse resp =
+                sqs().sendMessageBatch(r -> r.queueUrl(url).entries(entries));
         assertTrue(resp.failed().isEmpty(), "failed: " + resp.failed());
         Map<String, String> ids = new HashMap<>();
         for (SendMessageBatchResultEntry e : resp.successful()) {
@@ -152,14 +182,19 @@ class FifoDeduplicationTest {
         SendMessageResponse later = sendFifo(sqs(), url, "g", "d-b", "b");
         assertEquals(ids.get("e2"), later.messageId());
         awaitAttribute(broker, url, "ApproximateNumberOfMessages", "2");
-        assertEquals(List.of("a", "b"), drain(sqs(), url, 10, 2).stream().map(Message::body).toList());
+        assertEquals(
+                List.of("a", "b"),
+                drain(sqs(), url, 10, 2).stream().map(Message::body).toList());
     }
 
     @Test
     void messageGroupScopeDedupsPerGroup() {
-        String url = createFifoQueue(broker, "gscope", Map.of(
-                "DeduplicationScope", "messageGroup",
-                "FifoThroughputLimit", "perMessageGroupId"));
+        String url = createFifoQueue(
+                broker,
+                "gscope",
+                Map.of(
+                        "DeduplicationScope", "messageGroup",
+                        "FifoThroughputLimit", "perMessageGroupId"));
         SendMessageResponse g1 = sendFifo(sqs(), url, "g1", "same-id", "in g1");
         SendMessageResponse g2 = sendFifo(sqs(), url, "g2", "same-id", "in g2");
         assertNotEquals(g1.messageId(), g2.messageId(), "scope messageGroup: same id in two groups = two messages");
@@ -168,6 +203,8 @@ class FifoDeduplicationTest {
 
         awaitAttribute(broker, url, "ApproximateNumberOfMessages", "2");
         List<Message> got = drain(sqs(), url, 10, 2);
-        assertEquals(Set.of("in g1", "in g2"), new HashSet<>(got.stream().map(Message::body).toList()));
+        assertEquals(
+                Set.of("in g1", "in g2"),
+                new HashSet<>(got.stream().map(Message::body).toList()));
     }
 }

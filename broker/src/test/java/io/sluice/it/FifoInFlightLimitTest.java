@@ -1,19 +1,18 @@
 package io.sluice.it;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.Message;
-
-import java.util.ArrayList;
-import java.util.List;
-
 import static io.sluice.it.FifoSupport.createFifoQueue;
 import static io.sluice.it.FifoSupport.receiveAll;
 import static io.sluice.it.FifoSupport.sendFifo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
 
 /** FIFO in-flight quota: a node whose FIFO queues allow only 3 messages in flight; receives get no error. */
 @Timeout(30)
@@ -39,7 +38,8 @@ class FifoInFlightLimitTest {
             sendFifo(sqs(), url, "g" + g, "m" + g, "m" + g);
         }
         List<Message> inFlight = new ArrayList<>(receiveAll(sqs(), url, 10, 30));
-        assertTrue(inFlight.size() <= LIMIT, "received " + inFlight.size() + " with a FIFO in-flight limit of " + LIMIT);
+        assertTrue(
+                inFlight.size() <= LIMIT, "received " + inFlight.size() + " with a FIFO in-flight limit of " + LIMIT);
         // Further short polls: no OverLimit error, nothing beyond the limit.
         for (int i = 0; i < 3; i++) {
             inFlight.addAll(receiveAll(sqs(), url, 10, 30));
@@ -47,7 +47,8 @@ class FifoInFlightLimitTest {
         assertEquals(LIMIT, inFlight.size(), "receives fill the quota, then return nothing more: " + inFlight);
         assertTrue(notVisible(url) <= LIMIT, "in flight: " + notVisible(url));
 
-        List<Message> longPoll = sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(1))
+        List<Message> longPoll = sqs().receiveMessage(
+                        r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(1))
                 .messages();
         assertTrue(longPoll.isEmpty(), "a long poll at the FIFO quota returns nothing: " + longPoll);
 

@@ -1,22 +1,5 @@
 package io.sluice.it;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
-
-import java.math.BigInteger;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
-
 import static io.sluice.it.FifoSupport.bodiesByGroup;
 import static io.sluice.it.FifoSupport.createFifoQueue;
 import static io.sluice.it.FifoSupport.drain;
@@ -29,6 +12,22 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigInteger;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 
 /**
  * Order within a message group on every receive path, and group locking: while a message of a
@@ -65,8 +64,12 @@ class FifoOrderingTest {
             for (int g = 0; g < GROUPS; g++) {
                 String group = "grp" + g;
                 String body = group + ":" + i;
-                pending.add(SendMessageBatchRequestEntry.builder().id("e" + pending.size()).messageBody(body)
-                        .messageGroupId(group).messageDeduplicationId(body).build());
+                pending.add(SendMessageBatchRequestEntry.builder()
+                        .id("e" + pending.size())
+                        .messageBody(body)
+                        .messageGroupId(group)
+                        .messageDeduplicationId(body)
+                        .build());
                 expected.get(group).add(body);
                 if (pending.size() == 10) {
                     sendBatch(url, pending);
@@ -81,20 +84,24 @@ class FifoOrderingTest {
     }
 
     private void sendBatch(String url, List<SendMessageBatchRequestEntry> entries) {
-        SendMessageBatchResponse resp = sqs().sendMessageBatch(r -> r.queueUrl(url).entries(entries));
+        SendMessageBatchResponse resp =
+                sqs().sendMessageBatch(r -> r.queueUrl(url).entries(entries));
         assertTrue(resp.failed().isEmpty(), "failed entries: " + resp.failed());
         assertEquals(entries.size(), resp.successful().size());
     }
 
     private static void assertGroupOrder(Map<String, List<String>> expected, List<Message> received) {
-        assertEquals(expected, bodiesByGroup(received).entrySet().stream()
+        assertEquals(
+                expected,
+                bodiesByGroup(received).entrySet().stream()
                         .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)),
                 "every group must be received completely and in send order");
         Map<String, BigInteger> lastSeq = new LinkedHashMap<>();
         for (Message m : received) {
             BigInteger s = seq(m.attributesAsStrings().get("SequenceNumber"));
             BigInteger prev = lastSeq.put(groupOf(m), s);
-            assertTrue(prev == null || s.compareTo(prev) > 0,
+            assertTrue(
+                    prev == null || s.compareTo(prev) > 0,
                     "SequenceNumber must increase within group " + groupOf(m) + ": " + prev + " then " + s);
         }
     }
@@ -119,15 +126,20 @@ class FifoOrderingTest {
         String url = createFifoQueue(broker, "orderlp");
         Map<String, List<String>> expected = sendInterleaved(url);
         List<Message> all = new ArrayList<>();
-        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(1)).until(() -> {
-            List<Message> got = sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(7).waitTimeSeconds(1)
-                    .messageSystemAttributeNamesWithStrings("All")).messages();
-            for (Message m : got) {
-                all.add(m);
-                sqs().deleteMessage(r -> r.queueUrl(url).receiptHandle(m.receiptHandle()));
-            }
-            return all.size() >= GROUPS * PER_GROUP;
-        });
+        await().atMost(Duration.ofSeconds(15))
+                .pollInterval(Duration.ofMillis(1))
+                .until(() -> {
+                    List<Message> got = sqs().receiveMessage(r -> r.queueUrl(url)
+                                    .maxNumberOfMessages(7)
+                                    .waitTimeSeconds(1)
+                                    .messageSystemAttributeNamesWithStrings("All"))
+                            .messages();
+                    for (Message m : got) {
+                        all.add(m);
+                        sqs().deleteMessage(r -> r.queueUrl(url).receiptHandle(m.receiptHandle()));
+                    }
+                    return all.size() >= GROUPS * PER_GROUP;
+                });
         assertGroupOrder(expected, all);
     }
 
@@ -135,12 +147,17 @@ class FifoOrderingTest {
     void aSingleBatchKeepsEntryOrderWithinItsGroup() {
         String url = createFifoQueue(broker, "onebatch");
         List<SendMessageBatchRequestEntry> entries = IntStream.range(0, 10)
-                .mapToObj(i -> SendMessageBatchRequestEntry.builder().id("e" + i).messageBody("b" + i)
-                        .messageGroupId("only").messageDeduplicationId("b" + i).build())
+                .mapToObj(i -> SendMessageBatchRequestEntry.builder()
+                        .id("e" + i)
+                        .messageBody("b" + i)
+                        .messageGroupId("only")
+                        .messageDeduplicationId("b" + i)
+                        .build())
                 .toList();
         sendBatch(url, entries);
         List<Message> got = drain(sqs(), url, 1, 10);
-        assertEquals(IntStream.range(0, 10).mapToObj(i -> "b" + i).toList(),
+        assertEquals(
+                IntStream.range(0, 10).mapToObj(i -> "b" + i).toList(),
                 got.stream().map(Message::body).toList());
     }
 
@@ -165,7 +182,8 @@ class FifoOrderingTest {
         List<Message> second = receiveAll(sqs(), url, 10, 30);
         assertFalse(second.isEmpty(), "the other group must stay deliverable while " + locked + " is in flight");
         for (Message m : second) {
-            assertEquals(other, groupOf(m), "a later message of in-flight group " + locked + " was returned: " + m.body());
+            assertEquals(
+                    other, groupOf(m), "a later message of in-flight group " + locked + " was returned: " + m.body());
         }
         assertEquals(other + "1", second.get(0).body(), "group " + other + " starts at its first message");
         for (int i = 0; i < second.size(); i++) {
@@ -174,7 +192,8 @@ class FifoOrderingTest {
 
         // Both groups now have a message in flight: nothing is receivable.
         assertTrue(receiveAll(sqs(), url, 10, 30).isEmpty(), "both groups are in flight");
-        List<Message> longPoll = sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(1))
+        List<Message> longPoll = sqs().receiveMessage(
+                        r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(1))
                 .messages();
         assertTrue(longPoll.isEmpty(), "a long poll must not return a message of an in-flight group: " + longPoll);
 
@@ -201,7 +220,8 @@ class FifoOrderingTest {
             assertEquals("G2", got.get(1).body());
             // G1 deleted, G2 still in flight: G3 must not be returned yet.
             sqs().deleteMessage(r -> r.queueUrl(url).receiptHandle(got.get(0).receiptHandle()));
-            assertTrue(receiveAll(sqs(), url, 10, 30).isEmpty(),
+            assertTrue(
+                    receiveAll(sqs(), url, 10, 30).isEmpty(),
                     "G3 returned while G2 of the same group is still in flight");
             sqs().deleteMessage(r -> r.queueUrl(url).receiptHandle(got.get(1).receiptHandle()));
         } else {
@@ -222,7 +242,8 @@ class FifoOrderingTest {
         assertEquals("G1", first.get(0).body());
         assertTrue(receiveAll(sqs(), url, 10, 1).isEmpty(), "G2 returned while G1 is in flight");
 
-        List<Message> again = await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+        List<Message> again = await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> receiveAll(sqs(), url, 1, 30), l -> !l.isEmpty());
         assertEquals("G1", again.get(0).body(), "after visibility expiry the same head comes again, not G2");
         assertEquals(first.get(0).messageId(), again.get(0).messageId());
@@ -244,7 +265,8 @@ class FifoOrderingTest {
         Message head = receiveAll(sqs(), url, 1, 30).get(0);
         assertEquals("G1", head.body());
         assertTrue(receiveAll(sqs(), url, 10, 30).isEmpty());
-        sqs().changeMessageVisibility(r -> r.queueUrl(url).receiptHandle(head.receiptHandle()).visibilityTimeout(0));
+        sqs().changeMessageVisibility(
+                        r -> r.queueUrl(url).receiptHandle(head.receiptHandle()).visibilityTimeout(0));
         List<Message> again = receiveAll(sqs(), url, 1, 30);
         assertEquals(1, again.size());
         assertEquals("G1", again.get(0).body(), "the released head comes again before G2");

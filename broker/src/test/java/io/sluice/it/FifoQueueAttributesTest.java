@@ -1,13 +1,5 @@
 package io.sluice.it;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.services.sqs.SqsClient;
-
-import java.util.List;
-import java.util.Map;
-
 import static io.sluice.it.FifoSupport.assertErrorCode;
 import static io.sluice.it.FifoSupport.createFifoQueue;
 import static io.sluice.it.FifoSupport.fifoName;
@@ -16,6 +8,13 @@ import static io.sluice.it.SqsAssert.INVALID_ATTRIBUTE_VALUE;
 import static io.sluice.it.SqsAssert.INVALID_PARAMETER_VALUE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /** Creating FIFO queues: the name/attribute pairing, FIFO-only attributes, defaults, immutability of the type. */
 @Timeout(30)
@@ -48,25 +47,32 @@ class FifoQueueAttributesTest {
         String again = sqs().createQueue(r -> r.queueName(name).attributesWithStrings(Map.of("FifoQueue", "true")))
                 .queueUrl();
         assertEquals(url, again);
-        assertTrue(sqs().listQueues(r -> r.queueNamePrefix(name.substring(0, name.length() - 5))).queueUrls()
-                .contains(url), "ListQueues shows the FIFO queue");
+        assertTrue(
+                sqs().listQueues(r -> r.queueNamePrefix(name.substring(0, name.length() - 5)))
+                        .queueUrls()
+                        .contains(url),
+                "ListQueues shows the FIFO queue");
     }
 
     @Test
     void fifoAttributesCanBeGivenOnCreateAndSet() {
-        String url = createFifoQueue(broker, "ht", Map.of(
-                "ContentBasedDeduplication", "true",
-                "DeduplicationScope", "messageGroup",
-                "FifoThroughputLimit", "perMessageGroupId"));
+        String url = createFifoQueue(
+                broker,
+                "ht",
+                Map.of(
+                        "ContentBasedDeduplication", "true",
+                        "DeduplicationScope", "messageGroup",
+                        "FifoThroughputLimit", "perMessageGroupId"));
         Map<String, String> a = broker.attributes(url);
         assertEquals("true", a.get("ContentBasedDeduplication"));
         assertEquals("messageGroup", a.get("DeduplicationScope"));
         assertEquals("perMessageGroupId", a.get("FifoThroughputLimit"));
 
-        sqs().setQueueAttributes(r -> r.queueUrl(url).attributesWithStrings(Map.of(
-                "ContentBasedDeduplication", "false",
-                "DeduplicationScope", "queue",
-                "FifoThroughputLimit", "perQueue")));
+        sqs().setQueueAttributes(r -> r.queueUrl(url)
+                .attributesWithStrings(Map.of(
+                        "ContentBasedDeduplication", "false",
+                        "DeduplicationScope", "queue",
+                        "FifoThroughputLimit", "perQueue")));
         Map<String, String> b = broker.attributes(url);
         assertEquals("false", b.get("ContentBasedDeduplication"));
         assertEquals("queue", b.get("DeduplicationScope"));
@@ -77,22 +83,30 @@ class FifoQueueAttributesTest {
     @Test
     void fifoNameWithoutFifoQueueTrueIsInvalidParameterValue() {
         String name = fifoName("noattr");
-        assertErrorCode(INVALID_PARAMETER_VALUE, () -> sqs().createQueue(r -> r.queueName(name)),
+        assertErrorCode(
+                INVALID_PARAMETER_VALUE,
+                () -> sqs().createQueue(r -> r.queueName(name)),
                 "CreateQueue " + name + " without FifoQueue");
-        assertErrorCode(INVALID_PARAMETER_VALUE,
+        assertErrorCode(
+                INVALID_PARAMETER_VALUE,
                 () -> sqs().createQueue(r -> r.queueName(name).attributesWithStrings(Map.of("FifoQueue", "false"))),
                 "CreateQueue " + name + " with FifoQueue=false");
-        assertTrue(sqs().listQueues(r -> r.queueNamePrefix(name.substring(0, name.length() - 5))).queueUrls().isEmpty(),
+        assertTrue(
+                sqs().listQueues(r -> r.queueNamePrefix(name.substring(0, name.length() - 5)))
+                        .queueUrls()
+                        .isEmpty(),
                 "a refused CreateQueue creates nothing");
     }
 
     @Test
     void fifoQueueTrueWithoutFifoSuffixIsInvalidParameterValue() {
         String name = BrokerExtension.uniqueName("nosuffix");
-        assertErrorCode(INVALID_PARAMETER_VALUE,
+        assertErrorCode(
+                INVALID_PARAMETER_VALUE,
                 () -> sqs().createQueue(r -> r.queueName(name).attributesWithStrings(Map.of("FifoQueue", "true"))),
                 "CreateQueue " + name + " with FifoQueue=true");
-        assertTrue(sqs().listQueues(r -> r.queueNamePrefix(name)).queueUrls().isEmpty(),
+        assertTrue(
+                sqs().listQueues(r -> r.queueNamePrefix(name)).queueUrls().isEmpty(),
                 "a refused CreateQueue creates nothing");
     }
 
@@ -101,15 +115,17 @@ class FifoQueueAttributesTest {
         String fifo = createFifoQueue(broker, "typed");
         for (String value : List.of("true", "false")) {
             // SQS: the attribute exists on a FIFO queue, so its value is what is refused
-            assertErrorCode(INVALID_ATTRIBUTE_VALUE,
-                    () -> sqs().setQueueAttributes(r -> r.queueUrl(fifo)
-                            .attributesWithStrings(Map.of("FifoQueue", value))),
+            assertErrorCode(
+                    INVALID_ATTRIBUTE_VALUE,
+                    () -> sqs().setQueueAttributes(
+                                    r -> r.queueUrl(fifo).attributesWithStrings(Map.of("FifoQueue", value))),
                     "SetQueueAttributes FifoQueue=" + value + " on a FIFO queue");
         }
         String standard = broker.createQueue("typedstd");
-        assertErrorCode(INVALID_ATTRIBUTE_NAME,
-                () -> sqs().setQueueAttributes(r -> r.queueUrl(standard)
-                        .attributesWithStrings(Map.of("FifoQueue", "true"))),
+        assertErrorCode(
+                INVALID_ATTRIBUTE_NAME,
+                () -> sqs().setQueueAttributes(
+                                r -> r.queueUrl(standard).attributesWithStrings(Map.of("FifoQueue", "true"))),
                 "SetQueueAttributes FifoQueue=true on a standard queue");
         assertEquals("true", broker.attribute(fifo, "FifoQueue"));
         assertTrue(!"true".equals(broker.attributes(standard).get("FifoQueue")), "standard queue stays standard");
@@ -123,16 +139,21 @@ class FifoQueueAttributesTest {
                 Map.of("DeduplicationScope", "messageGroup"),
                 Map.of("FifoThroughputLimit", "perMessageGroupId"));
         for (Map<String, String> attrs : fifoOnly) {
-            assertErrorCode(INVALID_ATTRIBUTE_NAME,
+            assertErrorCode(
+                    INVALID_ATTRIBUTE_NAME,
                     () -> sqs().setQueueAttributes(r -> r.queueUrl(standard).attributesWithStrings(attrs)),
                     "SetQueueAttributes " + attrs + " on a standard queue");
             String name = BrokerExtension.uniqueName("stdcreate");
-            assertErrorCode(INVALID_ATTRIBUTE_NAME,
+            assertErrorCode(
+                    INVALID_ATTRIBUTE_NAME,
                     () -> sqs().createQueue(r -> r.queueName(name).attributesWithStrings(attrs)),
                     "CreateQueue standard with " + attrs);
         }
         Map<String, String> a = broker.attributes(standard);
-        assertTrue(!a.containsKey("ContentBasedDeduplication") && !a.containsKey("DeduplicationScope")
-                && !a.containsKey("FifoThroughputLimit"), "standard queue shows no FIFO-only attributes: " + a);
+        assertTrue(
+                !a.containsKey("ContentBasedDeduplication")
+                        && !a.containsKey("DeduplicationScope")
+                        && !a.containsKey("FifoThroughputLimit"),
+                "standard queue shows no FIFO-only attributes: " + a);
     }
 }

@@ -1,15 +1,5 @@
 package io.sluice.it;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.Message;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.Set;
-
 import static io.sluice.it.FifoSupport.assertErrorCode;
 import static io.sluice.it.FifoSupport.createFifoQueue;
 import static io.sluice.it.FifoSupport.receiveAll;
@@ -21,6 +11,15 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
 
 /** ReceiveRequestAttemptId retries, and DeleteMessage with an expired receipt handle on FIFO queues. */
 @Timeout(30)
@@ -34,8 +33,12 @@ class FifoReceiveAttemptTest {
     }
 
     private List<Message> receiveWithAttempt(String url, String attemptId, int max) {
-        return sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(max).visibilityTimeout(30)
-                .receiveRequestAttemptId(attemptId).messageSystemAttributeNamesWithStrings("All")).messages();
+        return sqs().receiveMessage(r -> r.queueUrl(url)
+                        .maxNumberOfMessages(max)
+                        .visibilityTimeout(30)
+                        .receiveRequestAttemptId(attemptId)
+                        .messageSystemAttributeNamesWithStrings("All"))
+                .messages();
     }
 
     @Test
@@ -48,12 +51,17 @@ class FifoReceiveAttemptTest {
         List<Message> first = receiveWithAttempt(url, "attempt-1", 2);
         assertFalse(first.isEmpty());
         List<Message> retry = receiveWithAttempt(url, "attempt-1", 2);
-        assertEquals(first.stream().map(Message::messageId).toList(), retry.stream().map(Message::messageId).toList(),
+        assertEquals(
+                first.stream().map(Message::messageId).toList(),
+                retry.stream().map(Message::messageId).toList(),
                 "a retried receive returns the same messages");
-        assertEquals(first.stream().map(Message::receiptHandle).toList(),
+        assertEquals(
+                first.stream().map(Message::receiptHandle).toList(),
                 retry.stream().map(Message::receiptHandle).toList(),
                 "a retried receive returns the same receipt handles");
-        assertEquals(first.stream().map(Message::body).toList(), retry.stream().map(Message::body).toList());
+        assertEquals(
+                first.stream().map(Message::body).toList(),
+                retry.stream().map(Message::body).toList());
 
         // The retry did not count as a new receive.
         for (Message m : retry) {
@@ -97,10 +105,12 @@ class FifoReceiveAttemptTest {
         sendFifo(sqs(), url, "g", "d", "keep me");
         Message m = receiveAll(sqs(), url, 1, 1).get(0);
         // Visible again, not received again.
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> "1".equals(broker.attribute(url, "ApproximateNumberOfMessages")));
 
-        assertErrorCode(Set.of(INVALID_PARAMETER_VALUE, RECEIPT_HANDLE_IS_INVALID),
+        assertErrorCode(
+                Set.of(INVALID_PARAMETER_VALUE, RECEIPT_HANDLE_IS_INVALID),
                 () -> sqs().deleteMessage(r -> r.queueUrl(url).receiptHandle(m.receiptHandle())),
                 "DeleteMessage on FIFO with a receipt handle whose visibility timeout expired");
 

@@ -1,24 +1,5 @@
 package io.sluice.it;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchResultEntry;
-import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
-
-import java.math.BigInteger;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
-
 import static io.sluice.it.FifoSupport.assertErrorCode;
 import static io.sluice.it.FifoSupport.createFifoQueue;
 import static io.sluice.it.FifoSupport.drain;
@@ -34,6 +15,24 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigInteger;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchResultEntry;
+import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
+
 /** SendMessage / SendMessageBatch on FIFO queues: required parameters, SequenceNumber, system attributes, delay. */
 @Timeout(30)
 class FifoSendTest {
@@ -48,7 +47,8 @@ class FifoSendTest {
     @Test
     void messageGroupIdIsRequired() {
         String url = createFifoQueue(broker, "nogroup");
-        assertErrorCode(MISSING_PARAMETER,
+        assertErrorCode(
+                MISSING_PARAMETER,
                 () -> sqs().sendMessage(r -> r.queueUrl(url).messageBody("x").messageDeduplicationId("d1")),
                 "SendMessage to FIFO without MessageGroupId");
         awaitAttribute(broker, url, "ApproximateNumberOfMessages", "0");
@@ -57,22 +57,28 @@ class FifoSendTest {
     @Test
     void deduplicationIdIsRequiredWithoutContentBasedDeduplication() {
         String url = createFifoQueue(broker, "nodedup");
-        assertErrorCode(INVALID_PARAMETER_VALUE,
+        assertErrorCode(
+                INVALID_PARAMETER_VALUE,
                 () -> sqs().sendMessage(r -> r.queueUrl(url).messageBody("x").messageGroupId("g")),
                 "SendMessage to FIFO without MessageDeduplicationId and ContentBasedDeduplication off");
         awaitAttribute(broker, url, "ApproximateNumberOfMessages", "0");
 
         String cbd = createFifoQueue(broker, "cbd", Map.of("ContentBasedDeduplication", "true"));
-        SendMessageResponse ok = sqs().sendMessage(r -> r.queueUrl(cbd).messageBody("x").messageGroupId("g"));
+        SendMessageResponse ok =
+                sqs().sendMessage(r -> r.queueUrl(cbd).messageBody("x").messageGroupId("g"));
         assertNotBlank(ok.messageId(), "MessageId");
     }
 
     @Test
     void perMessageDelayIsRejected() {
         String url = createFifoQueue(broker, "msgdelay");
-        assertErrorCode(INVALID_PARAMETER_VALUE,
-                () -> sqs().sendMessage(r -> r.queueUrl(url).messageBody("x").messageGroupId("g")
-                        .messageDeduplicationId("d").delaySeconds(5)),
+        assertErrorCode(
+                INVALID_PARAMETER_VALUE,
+                () -> sqs().sendMessage(r -> r.queueUrl(url)
+                        .messageBody("x")
+                        .messageGroupId("g")
+                        .messageDeduplicationId("d")
+                        .delaySeconds(5)),
                 "SendMessage to FIFO with per-message DelaySeconds");
         awaitAttribute(broker, url, "ApproximateNumberOfMessages", "0");
         awaitAttribute(broker, url, "ApproximateNumberOfMessagesDelayed", "0");
@@ -85,7 +91,8 @@ class FifoSendTest {
         sendFifo(sqs(), url, "g", "d1", "late");
         assertTrue(receiveAll(sqs(), url, 10, null).isEmpty(), "a message of a delay queue is not visible at once");
         awaitAttribute(broker, url, "ApproximateNumberOfMessagesDelayed", "1");
-        List<Message> got = await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+        List<Message> got = await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> receiveAll(sqs(), url, 10, null), l -> !l.isEmpty());
         assertEquals("late", got.get(0).body());
         assertTrue((System.nanoTime() - start) / 1_000_000 >= 700, "delivered before the queue's 1 s delay");
@@ -106,7 +113,8 @@ class FifoSendTest {
             seqById.put(r.messageId(), r.sequenceNumber());
         }
         for (int i = 1; i < sent.size(); i++) {
-            assertTrue(sent.get(i).compareTo(sent.get(i - 1)) > 0,
+            assertTrue(
+                    sent.get(i).compareTo(sent.get(i - 1)) > 0,
                     "SequenceNumber must increase across successive sends: " + sent);
         }
 
@@ -128,13 +136,18 @@ class FifoSendTest {
         sequence.add(seq(sendFifo(sqs(), url, "a", "first", "first").sequenceNumber()));
         List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            entries.add(SendMessageBatchRequestEntry.builder().id("e" + i).messageBody("b" + i)
-                    .messageGroupId(i % 2 == 0 ? "a" : "b").messageDeduplicationId("bd" + i).build());
+            entries.add(SendMessageBatchRequestEntry.builder()
+                    .id("e" + i)
+                    .messageBody("b" + i)
+                    .messageGroupId(i % 2 == 0 ? "a" : "b")
+                    .messageDeduplicationId("bd" + i)
+                    .build());
         }
-        SendMessageBatchResponse resp = sqs().sendMessageBatch(r -> r.queueUrl(url).entries(entries));
+        SendMessageBatchResponse resp =
+                sqs().sendMessageBatch(r -> r.queueUrl(url).entries(entries));
         assertTrue(resp.failed().isEmpty(), "failed entries: " + resp.failed());
-        Map<String, SendMessageBatchResultEntry> byId = resp.successful().stream()
-                .collect(Collectors.toMap(SendMessageBatchResultEntry::id, e -> e));
+        Map<String, SendMessageBatchResultEntry> byId =
+                resp.successful().stream().collect(Collectors.toMap(SendMessageBatchResultEntry::id, e -> e));
         assertEquals(10, byId.size());
         for (int i = 0; i < 10; i++) {
             sequence.add(seq(byId.get("e" + i).sequenceNumber()));
@@ -156,7 +169,8 @@ class FifoSendTest {
         b.add(s.get(11));
         for (List<BigInteger> group : List.of(a, b)) {
             for (int i = 1; i < group.size(); i++) {
-                assertTrue(group.get(i).compareTo(group.get(i - 1)) > 0,
+                assertTrue(
+                        group.get(i).compareTo(group.get(i - 1)) > 0,
                         "SequenceNumber must increase within a group, in entry order: " + group);
             }
         }
@@ -171,8 +185,10 @@ class FifoSendTest {
             String url = createFifoQueue(broker, "batchseq");
             List<BigInteger> s = sendAroundABatch(url);
             for (int i = 1; i < s.size(); i++) {
-                assertTrue(s.get(i).compareTo(s.get(i - 1)) > 0, "SequenceNumber must increase across the queue in "
-                        + "send and entry order (first, e0..e9 alternating groups a/b, last): " + s);
+                assertTrue(
+                        s.get(i).compareTo(s.get(i - 1)) > 0,
+                        "SequenceNumber must increase across the queue in "
+                                + "send and entry order (first, e0..e9 alternating groups a/b, last): " + s);
             }
         }
     }
@@ -183,15 +199,29 @@ class FifoSendTest {
         // An entry without MessageGroupId is refused (per entry, or the whole batch); the good one is kept
         // only if the batch as a whole was accepted.
         List<SendMessageBatchRequestEntry> entries = List.of(
-                SendMessageBatchRequestEntry.builder().id("ok").messageBody("ok")
-                        .messageGroupId("g").messageDeduplicationId("ok").build(),
-                SendMessageBatchRequestEntry.builder().id("nogroup").messageBody("bad")
-                        .messageDeduplicationId("bad").build());
+                SendMessageBatchRequestEntry.builder()
+                        .id("ok")
+                        .messageBody("ok")
+                        .messageGroupId("g")
+                        .messageDeduplicationId("ok")
+                        .build(),
+                SendMessageBatchRequestEntry.builder()
+                        .id("nogroup")
+                        .messageBody("bad")
+                        .messageDeduplicationId("bad")
+                        .build());
         try {
-            SendMessageBatchResponse resp = sqs().sendMessageBatch(r -> r.queueUrl(url).entries(entries));
-            assertEquals(List.of("nogroup"), resp.failed().stream().map(f -> f.id()).toList(),
+            SendMessageBatchResponse resp =
+                    sqs().sendMessageBatch(r -> r.queueUrl(url).entries(entries));
+            assertEquals(
+                    List.of("nogroup"),
+                    resp.failed().stream().map(f -> f.id()).toList(),
                     "the entry without MessageGroupId fails");
-            assertEquals(List.of("ok"), resp.successful().stream().map(SendMessageBatchResultEntry::id).toList());
+            assertEquals(
+                    List.of("ok"),
+                    resp.successful().stream()
+                            .map(SendMessageBatchResultEntry::id)
+                            .toList());
             awaitAttribute(broker, url, "ApproximateNumberOfMessages", "1");
         } catch (AwsServiceException e) {
             assertEquals(MISSING_PARAMETER, e.awsErrorDetails().errorCode(), "whole-batch error: " + e);

@@ -1,15 +1,15 @@
 package io.sluice.it;
 
+import static io.sluice.it.SqsAssert.describe;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.awaitility.core.ConditionTimeoutException;
-import org.junit.jupiter.api.function.Executable;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.ListMessageMoveTasksResultEntry;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
-
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,14 +19,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static io.sluice.it.SqsAssert.describe;
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.function.Executable;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.ListMessageMoveTasksResultEntry;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
 
 /** Helpers shared by the FIFO, dead-letter-queue and message-move-task integration tests. */
 final class FifoSupport {
@@ -34,8 +33,7 @@ final class FifoSupport {
     static final String UNSUPPORTED_OPERATION = "AWS.SimpleQueueService.UnsupportedOperation";
     static final String RESOURCE_NOT_FOUND = "ResourceNotFoundException";
 
-    private FifoSupport() {
-    }
+    private FifoSupport() {}
 
     // ---------------------------------------------------------------- queues
 
@@ -49,7 +47,9 @@ final class FifoSupport {
         Map<String, String> all = new HashMap<>(attributes);
         all.put("FifoQueue", "true");
         String name = fifoName(prefix);
-        return broker.sqs().createQueue(r -> r.queueName(name).attributesWithStrings(all)).queueUrl();
+        return broker.sqs()
+                .createQueue(r -> r.queueName(name).attributesWithStrings(all))
+                .queueUrl();
     }
 
     static String createFifoQueue(BrokerExtension broker, String prefix) {
@@ -64,18 +64,25 @@ final class FifoSupport {
     }
 
     static String redrivePolicy(String targetArn, int maxReceiveCount) {
-        return new JsonObject().put("deadLetterTargetArn", targetArn).put("maxReceiveCount", maxReceiveCount).encode();
+        return new JsonObject()
+                .put("deadLetterTargetArn", targetArn)
+                .put("maxReceiveCount", maxReceiveCount)
+                .encode();
     }
 
     static String redriveAllowByQueue(String... sourceArns) {
-        return new JsonObject().put("redrivePermission", "byQueue")
-                .put("sourceQueueArns", new JsonArray(Arrays.asList((Object[]) sourceArns))).encode();
+        return new JsonObject()
+                .put("redrivePermission", "byQueue")
+                .put("sourceQueueArns", new JsonArray(Arrays.asList((Object[]) sourceArns)))
+                .encode();
     }
 
     // ---------------------------------------------------------------- FIFO messages
 
     static SendMessageResponse sendFifo(SqsClient sqs, String url, String group, String dedupId, String body) {
-        return sqs.sendMessage(r -> r.queueUrl(url).messageGroupId(group).messageDeduplicationId(dedupId)
+        return sqs.sendMessage(r -> r.queueUrl(url)
+                .messageGroupId(group)
+                .messageDeduplicationId(dedupId)
                 .messageBody(body));
     }
 
@@ -92,12 +99,16 @@ final class FifoSupport {
     /** One short poll with all system attributes. */
     static List<Message> receiveAll(SqsClient sqs, String url, int max, Integer visibilityTimeout) {
         return sqs.receiveMessage(r -> {
-            r.queueUrl(url).maxNumberOfMessages(max).waitTimeSeconds(0)
-                    .messageSystemAttributeNamesWithStrings("All").messageAttributeNames("All");
-            if (visibilityTimeout != null) {
-                r.visibilityTimeout(visibilityTimeout);
-            }
-        }).messages();
+                    r.queueUrl(url)
+                            .maxNumberOfMessages(max)
+                            .waitTimeSeconds(0)
+                            .messageSystemAttributeNamesWithStrings("All")
+                            .messageAttributeNames("All");
+                    if (visibilityTimeout != null) {
+                        r.visibilityTimeout(visibilityTimeout);
+                    }
+                })
+                .messages();
     }
 
     /**
@@ -106,15 +117,17 @@ final class FifoSupport {
      */
     static List<Message> drain(SqsClient sqs, String url, int max, int expected) {
         List<Message> all = new ArrayList<>();
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(() -> {
-            List<Message> got = receiveAll(sqs, url, max, 30);
-            assertTrue(got.size() <= max, "receive of " + max + " returned " + got.size());
-            for (Message m : got) {
-                all.add(m);
-                sqs.deleteMessage(r -> r.queueUrl(url).receiptHandle(m.receiptHandle()));
-            }
-            return all.size() >= expected;
-        });
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> {
+                    List<Message> got = receiveAll(sqs, url, max, 30);
+                    assertTrue(got.size() <= max, "receive of " + max + " returned " + got.size());
+                    for (Message m : got) {
+                        all.add(m);
+                        sqs.deleteMessage(r -> r.queueUrl(url).receiptHandle(m.receiptHandle()));
+                    }
+                    return all.size() >= expected;
+                });
         assertEquals(expected, all.size(), "drained more messages than were sent: " + bodies(all));
         return all;
     }
@@ -136,10 +149,12 @@ final class FifoSupport {
 
     /** Runs {@code call}, expects an SQS client error (4xx) whose Query code is one of {@code codes}. */
     static AwsServiceException assertErrorCode(Set<String> codes, Executable call, String what) {
-        AwsServiceException e = assertThrows(AwsServiceException.class, call, () -> what + ": expected an error " + codes);
+        AwsServiceException e =
+                assertThrows(AwsServiceException.class, call, () -> what + ": expected an error " + codes);
         String seen = describe(e);
         assertNotNull(e.awsErrorDetails(), what + ": no error details; got " + seen);
-        assertTrue(codes.contains(e.awsErrorDetails().errorCode()),
+        assertTrue(
+                codes.contains(e.awsErrorDetails().errorCode()),
                 () -> what + ": error code should be one of " + codes + "; got " + seen);
         assertTrue(e.statusCode() >= 400 && e.statusCode() < 500, () -> what + ": expected a 4xx status; got " + seen);
         return e;
@@ -165,18 +180,24 @@ final class FifoSupport {
     static void redriveAll(BrokerExtension broker, String sourceUrl, String dlqUrl, int count, int dlqTotal) {
         SqsClient sqs = broker.sqs();
         List<String> received = new ArrayList<>();
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10)).until(() -> {
-            receiveAll(sqs, sourceUrl, 10, null).forEach(m -> received.add(m.messageId()));
-            return received.size() >= count;
-        });
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> {
+                    receiveAll(sqs, sourceUrl, 10, null).forEach(m -> received.add(m.messageId()));
+                    return received.size() >= count;
+                });
         assertEquals(count, Set.copyOf(received).size(), "first receives of the source");
         try {
-            await().atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(100)).until(() -> {
-                List<Message> again = receiveAll(sqs, sourceUrl, 10, null);
-                assertTrue(again.isEmpty(), "a message received maxReceiveCount=1 times was delivered again "
-                        + "instead of moving to the DLQ: " + again);
-                return String.valueOf(dlqTotal).equals(broker.attribute(dlqUrl, "ApproximateNumberOfMessages"));
-            });
+            await().atMost(Duration.ofSeconds(8))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        List<Message> again = receiveAll(sqs, sourceUrl, 10, null);
+                        assertTrue(
+                                again.isEmpty(),
+                                "a message received maxReceiveCount=1 times was delivered again "
+                                        + "instead of moving to the DLQ: " + again);
+                        return String.valueOf(dlqTotal).equals(broker.attribute(dlqUrl, "ApproximateNumberOfMessages"));
+                    });
         } catch (ConditionTimeoutException e) {
             fail("DLQ should hold " + dlqTotal + " messages but ApproximateNumberOfMessages="
                     + broker.attribute(dlqUrl, "ApproximateNumberOfMessages"));
@@ -186,12 +207,13 @@ final class FifoSupport {
     // ---------------------------------------------------------------- move tasks
 
     static List<ListMessageMoveTasksResultEntry> moveTasks(SqsClient sqs, String sourceArn, Integer maxResults) {
-        return sqs.listMessageMoveTasks(r -> r.sourceArn(sourceArn).maxResults(maxResults)).results();
+        return sqs.listMessageMoveTasks(r -> r.sourceArn(sourceArn).maxResults(maxResults))
+                .results();
     }
 
     /** Awaits the most recent move task of {@code sourceArn} reaching one of {@code statuses}; returns it. */
-    static ListMessageMoveTasksResultEntry awaitTaskStatus(SqsClient sqs, String sourceArn, Duration atMost,
-                                                           String... statuses) {
+    static ListMessageMoveTasksResultEntry awaitTaskStatus(
+            SqsClient sqs, String sourceArn, Duration atMost, String... statuses) {
         Set<String> wanted = Set.of(statuses);
         ListMessageMoveTasksResultEntry[] last = new ListMessageMoveTasksResultEntry[1];
         try {

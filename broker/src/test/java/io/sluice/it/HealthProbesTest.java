@@ -18,10 +18,15 @@ class HealthProbesTest {
     @RegisterExtension
     static final BrokerExtension broker = new BrokerExtension();
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(broker.baseUrl() + path)).timeout(Duration.ofSeconds(10)).GET().build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create(broker.baseUrl() + path))
+                        .timeout(Duration.ofSeconds(10))
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -33,10 +38,14 @@ class HealthProbesTest {
         assertAll(
                 () -> assertEquals(200, live.statusCode()),
                 () -> assertEquals("{\"status\":\"UP\"}", live.body()),
-                () -> assertEquals("application/json", live.headers().firstValue("Content-Type").orElse(null)),
+                () -> assertEquals(
+                        "application/json",
+                        live.headers().firstValue("Content-Type").orElse(null)),
                 () -> assertEquals(200, ready.statusCode()),
                 () -> assertEquals("{\"status\":\"UP\"}", ready.body()),
-                () -> assertEquals("application/json", ready.headers().firstValue("Content-Type").orElse(null)),
+                () -> assertEquals(
+                        "application/json",
+                        ready.headers().firstValue("Content-Type").orElse(null)),
                 () -> assertEquals(200, legacy.statusCode()),
                 () -> assertEquals("{\"status\":\"UP\"}", legacy.body()));
     }

@@ -1,22 +1,21 @@
 package io.sluice.it;
 
+import static io.sluice.it.SqsAssert.assertNotBlank;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-
-import static io.sluice.it.SqsAssert.assertNotBlank;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Hand-made AWS JSON 1.0 requests (answer shapes, error shapes) and bad input on both protocols:
@@ -50,7 +49,9 @@ class JsonProtocolAndBadInputTest {
     private static JsonObject jsonError(HttpResponse<String> r, int status) {
         assertEquals(status, r.statusCode(), () -> "HTTP status; body: " + r.body());
         String ct = r.headers().firstValue("Content-Type").orElse("");
-        assertTrue(ct.startsWith(RawHttp.JSON_CONTENT_TYPE), "JSON errors are " + RawHttp.JSON_CONTENT_TYPE + ", got " + ct);
+        assertTrue(
+                ct.startsWith(RawHttp.JSON_CONTENT_TYPE),
+                "JSON errors are " + RawHttp.JSON_CONTENT_TYPE + ", got " + ct);
         JsonObject body = jsonBody(r);
         assertNotBlank(body.getString("__type"), "__type");
         return body;
@@ -63,7 +64,8 @@ class JsonProtocolAndBadInputTest {
     }
 
     private static void assertClientError(HttpResponse<String> r) {
-        assertTrue(r.statusCode() >= 400 && r.statusCode() < 500,
+        assertTrue(
+                r.statusCode() >= 400 && r.statusCode() < 500,
                 "expected a 4xx SQS error, got " + r.statusCode() + ": " + r.body());
     }
 
@@ -72,25 +74,34 @@ class JsonProtocolAndBadInputTest {
     @Test
     void jsonSuccessShape() {
         String name = BrokerExtension.uniqueName("jcreate");
-        HttpResponse<String> r = http.json("AmazonSQS.CreateQueue", new JsonObject().put("QueueName", name).encode());
+        HttpResponse<String> r = http.json(
+                "AmazonSQS.CreateQueue", new JsonObject().put("QueueName", name).encode());
         assertEquals(200, r.statusCode(), r.body());
         assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith(RawHttp.JSON_CONTENT_TYPE));
         assertNotBlank(r.headers().firstValue("x-amzn-RequestId").orElse(null), "x-amzn-RequestId header");
         assertEquals(broker.expectedQueueUrl(name), jsonBody(r).getString("QueueUrl"));
 
-        HttpResponse<String> list = http.json("AmazonSQS.ListQueues", new JsonObject().put("QueueNamePrefix", name).encode());
+        HttpResponse<String> list = http.json(
+                "AmazonSQS.ListQueues",
+                new JsonObject().put("QueueNamePrefix", name).encode());
         assertEquals(200, list.statusCode(), list.body());
-        assertEquals(List.of(broker.expectedQueueUrl(name)), jsonBody(list).getJsonArray("QueueUrls").getList());
+        assertEquals(
+                List.of(broker.expectedQueueUrl(name)),
+                jsonBody(list).getJsonArray("QueueUrls").getList());
     }
 
     @Test
     void jsonErrorShapeForMissingQueue() {
-        HttpResponse<String> r = http.json("AmazonSQS.GetQueueUrl",
-                new JsonObject().put("QueueName", BrokerExtension.uniqueName("jmissing")).encode());
+        HttpResponse<String> r = http.json(
+                "AmazonSQS.GetQueueUrl",
+                new JsonObject()
+                        .put("QueueName", BrokerExtension.uniqueName("jmissing"))
+                        .encode());
         JsonObject body = jsonError(r, 400);
         assertEquals("com.amazonaws.sqs#QueueDoesNotExist", body.getString("__type"));
         assertEquals("The specified queue does not exist.", body.getString("message"));
-        assertEquals("AWS.SimpleQueueService.NonExistentQueue;Sender",
+        assertEquals(
+                "AWS.SimpleQueueService.NonExistentQueue;Sender",
                 r.headers().firstValue("x-amzn-query-error").orElse(null));
         assertNotBlank(r.headers().firstValue("x-amzn-RequestId").orElse(null), "x-amzn-RequestId header");
     }
@@ -125,24 +136,62 @@ class JsonProtocolAndBadInputTest {
     @Test
     void wrongJsonTypesAre400() {
         String url = broker.createQueue("jtypes");
-        jsonError(http.json("AmazonSQS.ReceiveMessage",
-                new JsonObject().put("QueueUrl", url).put("MaxNumberOfMessages", "abc").encode()), 400);
-        jsonError(http.json("AmazonSQS.ReceiveMessage",
-                new JsonObject().put("QueueUrl", url).put("WaitTimeSeconds", new JsonObject()).encode()), 400);
-        jsonError(http.json("AmazonSQS.SendMessage",
-                new JsonObject().put("QueueUrl", 12345).put("MessageBody", "x").encode()), 400);
-        jsonError(http.json("AmazonSQS.SendMessageBatch",
-                new JsonObject().put("QueueUrl", url).put("Entries", "not a list").encode()), 400);
-        jsonError(http.json("AmazonSQS.SendMessage",
-                new JsonObject().put("QueueUrl", url).put("MessageBody", "x")
-                        .put("MessageAttributes", "not a map").encode()), 400);
-        jsonError(http.json("AmazonSQS.ReceiveMessage",
-                new JsonObject().put("QueueUrl", url).put("MaxNumberOfMessages", 1e30).encode()), 400);
+        jsonError(
+                http.json(
+                        "AmazonSQS.ReceiveMessage",
+                        new JsonObject()
+                                .put("QueueUrl", url)
+                                .put("MaxNumberOfMessages", "abc")
+                                .encode()),
+                400);
+        jsonError(
+                http.json(
+                        "AmazonSQS.ReceiveMessage",
+                        new JsonObject()
+                                .put("QueueUrl", url)
+                                .put("WaitTimeSeconds", new JsonObject())
+                                .encode()),
+                400);
+        jsonError(
+                http.json(
+                        "AmazonSQS.SendMessage",
+                        new JsonObject()
+                                .put("QueueUrl", 12345)
+                                .put("MessageBody", "x")
+                                .encode()),
+                400);
+        jsonError(
+                http.json(
+                        "AmazonSQS.SendMessageBatch",
+                        new JsonObject()
+                                .put("QueueUrl", url)
+                                .put("Entries", "not a list")
+                                .encode()),
+                400);
+        jsonError(
+                http.json(
+                        "AmazonSQS.SendMessage",
+                        new JsonObject()
+                                .put("QueueUrl", url)
+                                .put("MessageBody", "x")
+                                .put("MessageAttributes", "not a map")
+                                .encode()),
+                400);
+        jsonError(
+                http.json(
+                        "AmazonSQS.ReceiveMessage",
+                        new JsonObject()
+                                .put("QueueUrl", url)
+                                .put("MaxNumberOfMessages", 1e30)
+                                .encode()),
+                400);
     }
 
     @Test
     void missingQueueUrlIsMissingParameter() {
-        HttpResponse<String> r = http.json("AmazonSQS.SendMessage", new JsonObject().put("MessageBody", "x").encode());
+        HttpResponse<String> r = http.json(
+                "AmazonSQS.SendMessage",
+                new JsonObject().put("MessageBody", "x").encode());
         jsonError(r, 400);
         assertEquals("MissingParameter", queryErrorCode(r));
     }
@@ -151,9 +200,12 @@ class JsonProtocolAndBadInputTest {
 
     @Test
     void oversizedJsonRequestWithContentLengthIsRejected() throws Exception {
-        int status = RawHttp.postOversized(broker.port(),
+        int status = RawHttp.postOversized(
+                broker.port(),
                 List.of("Content-Type: " + RawHttp.JSON_CONTENT_TYPE, "X-Amz-Target: AmazonSQS.SendMessage"),
-                "{\"QueueUrl\":\"" + broker.createQueue("big") + "\",\"MessageBody\":\"", EIGHT_MIB, false,
+                "{\"QueueUrl\":\"" + broker.createQueue("big") + "\",\"MessageBody\":\"",
+                EIGHT_MIB,
+                false,
                 Duration.ofSeconds(15));
         assertTrue(status >= 400 && status < 500, "8 MiB JSON request answered " + status);
         stillServing();
@@ -161,9 +213,12 @@ class JsonProtocolAndBadInputTest {
 
     @Test
     void oversizedChunkedJsonRequestIsRejected() throws Exception {
-        int status = RawHttp.postOversized(broker.port(),
+        int status = RawHttp.postOversized(
+                broker.port(),
                 List.of("Content-Type: " + RawHttp.JSON_CONTENT_TYPE, "X-Amz-Target: AmazonSQS.SendMessage"),
-                "{\"QueueUrl\":\"" + broker.createQueue("bigchunk") + "\",\"MessageBody\":\"", EIGHT_MIB, true,
+                "{\"QueueUrl\":\"" + broker.createQueue("bigchunk") + "\",\"MessageBody\":\"",
+                EIGHT_MIB,
+                true,
                 Duration.ofSeconds(15));
         assertTrue(status >= 400 && status < 500, "8 MiB chunked JSON request answered " + status);
         stillServing();
@@ -172,14 +227,23 @@ class JsonProtocolAndBadInputTest {
     @Test
     void oversizedQueryRequestIsRejected() throws Exception {
         String url = broker.createQueue("bigquery");
-        String prefix = RawHttp.form("Action", "SendMessage", "Version", "2012-11-05", "QueueUrl", url) + "&MessageBody=";
-        int status = RawHttp.postOversized(broker.port(),
-                List.of("Content-Type: application/x-www-form-urlencoded"), prefix, EIGHT_MIB, false,
+        String prefix =
+                RawHttp.form("Action", "SendMessage", "Version", "2012-11-05", "QueueUrl", url) + "&MessageBody=";
+        int status = RawHttp.postOversized(
+                broker.port(),
+                List.of("Content-Type: application/x-www-form-urlencoded"),
+                prefix,
+                EIGHT_MIB,
+                false,
                 Duration.ofSeconds(15));
         assertTrue(status >= 400 && status < 500, "8 MiB Query request answered " + status);
 
-        int chunked = RawHttp.postOversized(broker.port(),
-                List.of("Content-Type: application/x-www-form-urlencoded"), prefix, EIGHT_MIB, true,
+        int chunked = RawHttp.postOversized(
+                broker.port(),
+                List.of("Content-Type: application/x-www-form-urlencoded"),
+                prefix,
+                EIGHT_MIB,
+                true,
                 Duration.ofSeconds(15));
         assertTrue(chunked >= 400 && chunked < 500, "8 MiB chunked Query request answered " + chunked);
         stillServing();

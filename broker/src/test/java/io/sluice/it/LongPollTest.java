@@ -1,14 +1,11 @@
 package io.sluice.it;
 
-import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.ReceiveMessageRequest;
+import static io.sluice.it.SqsAssert.receive;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vertx.core.json.JsonObject;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -20,11 +17,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-
-import static io.sluice.it.SqsAssert.receive;
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.ReceiveMessageRequest;
 
 /** Long polling: wakes on send / delay end / visibility expiry, waits the full time when empty. */
 @Timeout(40)
@@ -54,7 +53,10 @@ class LongPollTest {
 
     /** Asserts the receive stays parked (has not answered) for the given time. */
     private static void assertParkedFor(CompletableFuture<?> f, Duration d) {
-        await().during(d).atMost(d.plusSeconds(2)).pollInterval(Duration.ofMillis(50)).until(() -> !f.isDone());
+        await().during(d)
+                .atMost(d.plusSeconds(2))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> !f.isDone());
     }
 
     private static long msSince(long nanoStart) {
@@ -65,7 +67,8 @@ class LongPollTest {
     void parkedReceiveReturnsAsSoonAsAMessageIsSent() throws Exception {
         String url = broker.createQueue("wake");
         long start = System.nanoTime();
-        CompletableFuture<List<Message>> f = receiveAsync(r -> r.queueUrl(url).waitTimeSeconds(10).maxNumberOfMessages(10));
+        CompletableFuture<List<Message>> f =
+                receiveAsync(r -> r.queueUrl(url).waitTimeSeconds(10).maxNumberOfMessages(10));
         assertParkedFor(f, Duration.ofMillis(700));
 
         long sentAt = System.nanoTime();
@@ -74,7 +77,9 @@ class LongPollTest {
         long total = msSince(start);
         assertEquals(1, got.size());
         assertEquals("wake up", got.get(0).body());
-        assertTrue(total < 3000, "long poll of 10 s answered " + total + " ms after it started (should be right after the send)");
+        assertTrue(
+                total < 3000,
+                "long poll of 10 s answered " + total + " ms after it started (should be right after the send)");
         assertTrue(msSince(sentAt) < 2000, "answer came " + msSince(sentAt) + " ms after the send");
     }
 
@@ -82,7 +87,8 @@ class LongPollTest {
     void emptyLongPollWaitsTheRequestedTime() {
         String url = broker.createQueue("empty");
         long start = System.nanoTime();
-        List<Message> got = sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(2)).messages();
+        List<Message> got =
+                sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(2)).messages();
         long took = msSince(start);
         assertTrue(got.isEmpty());
         assertTrue(took >= 1900, "empty long poll of 2 s returned after " + took + " ms");
@@ -95,10 +101,14 @@ class LongPollTest {
         long start = System.nanoTime();
         assertTrue(sqs().receiveMessage(r -> r.queueUrl(url)).messages().isEmpty());
         long took = msSince(start);
-        assertTrue(took >= 1900, "queue ReceiveMessageWaitTimeSeconds=2 should make the receive wait, took " + took + " ms");
+        assertTrue(
+                took >= 1900,
+                "queue ReceiveMessageWaitTimeSeconds=2 should make the receive wait, took " + took + " ms");
 
         long start2 = System.nanoTime();
-        assertTrue(sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(0)).messages().isEmpty());
+        assertTrue(sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(0))
+                .messages()
+                .isEmpty());
         long took2 = msSince(start2);
         assertTrue(took2 < 1000, "WaitTimeSeconds=0 must answer at once, took " + took2 + " ms");
     }
@@ -110,7 +120,8 @@ class LongPollTest {
             sqs().sendMessage(r -> r.queueUrl(url).messageBody("m"));
         }
         long start = System.nanoTime();
-        List<Message> got = sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(10).maxNumberOfMessages(3))
+        List<Message> got = sqs().receiveMessage(
+                        r -> r.queueUrl(url).waitTimeSeconds(10).maxNumberOfMessages(3))
                 .messages();
         assertTrue(msSince(start) < 2000, "messages were available, yet the long poll took " + msSince(start) + " ms");
         assertTrue(got.size() >= 1 && got.size() <= 3, "between 1 and MaxNumberOfMessages=3, got " + got.size());
@@ -121,7 +132,8 @@ class LongPollTest {
         String url = broker.createQueue("delaywake");
         sqs().sendMessage(r -> r.queueUrl(url).messageBody("delayed").delaySeconds(1));
         long start = System.nanoTime();
-        List<Message> got = sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(10)).messages();
+        List<Message> got =
+                sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(10)).messages();
         long took = msSince(start);
         assertEquals(1, got.size());
         assertTrue(took < 3500, "delay of 1 s ended but the parked receive answered after " + took + " ms");
@@ -131,9 +143,11 @@ class LongPollTest {
     void parkedReceiveWakesWhenVisibilityExpires() {
         String url = broker.createQueue("viswake");
         sqs().sendMessage(r -> r.queueUrl(url).messageBody("x"));
-        Message first = receive(sqs(), r -> r.queueUrl(url).visibilityTimeout(1)).get(0);
+        Message first =
+                receive(sqs(), r -> r.queueUrl(url).visibilityTimeout(1)).get(0);
         long start = System.nanoTime();
-        List<Message> got = sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(10)).messages();
+        List<Message> got =
+                sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(10)).messages();
         long took = msSince(start);
         assertEquals(1, got.size());
         assertEquals(first.messageId(), got.get(0).messageId());
@@ -143,11 +157,14 @@ class LongPollTest {
     @Test
     void oneMessageWakesOnlyOneOfTwoParkedReceives() throws Exception {
         String url = broker.createQueue("two");
-        CompletableFuture<List<Message>> a = receiveAsync(r -> r.queueUrl(url).waitTimeSeconds(3).maxNumberOfMessages(10));
-        CompletableFuture<List<Message>> b = receiveAsync(r -> r.queueUrl(url).waitTimeSeconds(3).maxNumberOfMessages(10));
+        CompletableFuture<List<Message>> a =
+                receiveAsync(r -> r.queueUrl(url).waitTimeSeconds(3).maxNumberOfMessages(10));
+        CompletableFuture<List<Message>> b =
+                receiveAsync(r -> r.queueUrl(url).waitTimeSeconds(3).maxNumberOfMessages(10));
         assertParkedFor(CompletableFuture.anyOf(a, b), Duration.ofMillis(500));
         sqs().sendMessage(r -> r.queueUrl(url).messageBody("only one"));
-        int total = a.get(8, TimeUnit.SECONDS).size() + b.get(8, TimeUnit.SECONDS).size();
+        int total =
+                a.get(8, TimeUnit.SECONDS).size() + b.get(8, TimeUnit.SECONDS).size();
         assertEquals(1, total, "exactly one receiver gets the message");
         assertEquals("1", broker.attribute(url, "ApproximateNumberOfMessagesNotVisible"));
     }
@@ -155,11 +172,16 @@ class LongPollTest {
     @Test
     void longPollNeverReturnsMoreThanMaxNumberOfMessages() throws Exception {
         String url = broker.createQueue("max");
-        CompletableFuture<List<Message>> f = receiveAsync(r -> r.queueUrl(url).waitTimeSeconds(5).maxNumberOfMessages(2));
+        CompletableFuture<List<Message>> f =
+                receiveAsync(r -> r.queueUrl(url).waitTimeSeconds(5).maxNumberOfMessages(2));
         assertParkedFor(f, Duration.ofMillis(500));
-        sqs().sendMessageBatch(r -> r.queueUrl(url).entries(
-                e -> e.id("a").messageBody("a"), e -> e.id("b").messageBody("b"), e -> e.id("c").messageBody("c"),
-                e -> e.id("d").messageBody("d"), e -> e.id("e").messageBody("e")));
+        sqs().sendMessageBatch(r -> r.queueUrl(url)
+                .entries(
+                        e -> e.id("a").messageBody("a"),
+                        e -> e.id("b").messageBody("b"),
+                        e -> e.id("c").messageBody("c"),
+                        e -> e.id("d").messageBody("d"),
+                        e -> e.id("e").messageBody("e")));
         List<Message> got = f.get(8, TimeUnit.SECONDS);
         assertTrue(got.size() >= 1 && got.size() <= 2, "got " + got.size());
         // Whatever the parked receive did not take is still there.
@@ -170,8 +192,12 @@ class LongPollTest {
     @Test
     void abandonedLongPollDoesNotSwallowMessages() throws Exception {
         String url = broker.createQueue("abandon");
-        String body = new JsonObject().put("QueueUrl", url).put("WaitTimeSeconds", 10)
-                .put("VisibilityTimeout", 1).put("MaxNumberOfMessages", 10).encode();
+        String body = new JsonObject()
+                .put("QueueUrl", url)
+                .put("WaitTimeSeconds", 10)
+                .put("VisibilityTimeout", 1)
+                .put("MaxNumberOfMessages", 10)
+                .encode();
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         try (Socket socket = new Socket("127.0.0.1", broker.port())) {
             String head = "POST / HTTP/1.1\r\nHost: 127.0.0.1:" + broker.port() + "\r\n"

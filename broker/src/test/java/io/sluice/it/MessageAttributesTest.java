@@ -1,5 +1,18 @@
 package io.sluice.it;
 
+import static io.sluice.it.SqsAssert.INVALID_PARAMETER_VALUE;
+import static io.sluice.it.SqsAssert.assertSqsError;
+import static io.sluice.it.SqsAssert.md5OfAttributes;
+import static io.sluice.it.SqsAssert.receive;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -12,20 +25,6 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeNameForSe
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
 import software.amazon.awssdk.services.sqs.model.SqsException;
-
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
-import static io.sluice.it.SqsAssert.INVALID_PARAMETER_VALUE;
-import static io.sluice.it.SqsAssert.assertSqsError;
-import static io.sluice.it.SqsAssert.md5OfAttributes;
-import static io.sluice.it.SqsAssert.receive;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Message attributes (String, Number, Binary, custom types), MessageAttributeNames filtering and the
@@ -50,7 +49,10 @@ class MessageAttributesTest {
     }
 
     private static MessageAttributeValue bin(String type, byte[] value) {
-        return MessageAttributeValue.builder().dataType(type).binaryValue(SdkBytes.fromByteArray(value)).build();
+        return MessageAttributeValue.builder()
+                .dataType(type)
+                .binaryValue(SdkBytes.fromByteArray(value))
+                .build();
     }
 
     private static Map<String, MessageAttributeValue> sampleAttributes() {
@@ -67,15 +69,16 @@ class MessageAttributesTest {
 
     private String sendSample(String url) {
         Map<String, MessageAttributeValue> attrs = sampleAttributes();
-        SendMessageResponse sent = sqs().sendMessage(r -> r.queueUrl(url).messageBody("with attributes")
-                .messageAttributes(attrs));
+        SendMessageResponse sent = sqs().sendMessage(
+                        r -> r.queueUrl(url).messageBody("with attributes").messageAttributes(attrs));
         assertEquals(md5OfAttributes(attrs), sent.md5OfMessageAttributes());
         return sent.messageId();
     }
 
     private Message receiveWith(String url, String... names) {
-        List<Message> got = receive(sqs(), r -> r.queueUrl(url).maxNumberOfMessages(1).visibilityTimeout(0)
-                .messageAttributeNames(names));
+        List<Message> got = receive(
+                sqs(),
+                r -> r.queueUrl(url).maxNumberOfMessages(1).visibilityTimeout(0).messageAttributeNames(names));
         assertEquals(1, got.size());
         return got.get(0);
     }
@@ -93,7 +96,9 @@ class MessageAttributesTest {
             if (e.getValue().stringValue() != null) {
                 assertEquals(e.getValue().stringValue(), got.stringValue(), "value of " + e.getKey());
             } else {
-                assertArrayEquals(e.getValue().binaryValue().asByteArray(), got.binaryValue().asByteArray(),
+                assertArrayEquals(
+                        e.getValue().binaryValue().asByteArray(),
+                        got.binaryValue().asByteArray(),
                         "value of " + e.getKey());
             }
         }
@@ -105,17 +110,27 @@ class MessageAttributesTest {
         String url = broker.createQueue("filter");
         sendSample(url);
 
-        assertEquals(sampleAttributes().keySet(), receiveWith(url, ".*").messageAttributes().keySet());
-        assertEquals(Set.of("trace.id", "trace.span"), receiveWith(url, "trace.*").messageAttributes().keySet());
-        assertEquals(Set.of("color"), receiveWith(url, "color").messageAttributes().keySet());
-        assertEquals(Set.of("color", "price"), receiveWith(url, "color", "price").messageAttributes().keySet());
+        assertEquals(
+                sampleAttributes().keySet(),
+                receiveWith(url, ".*").messageAttributes().keySet());
+        assertEquals(
+                Set.of("trace.id", "trace.span"),
+                receiveWith(url, "trace.*").messageAttributes().keySet());
+        assertEquals(
+                Set.of("color"), receiveWith(url, "color").messageAttributes().keySet());
+        assertEquals(
+                Set.of("color", "price"),
+                receiveWith(url, "color", "price").messageAttributes().keySet());
         assertEquals(Set.of(), receiveWith(url, "absent").messageAttributes().keySet());
 
         Message filtered = receiveWith(url, "trace.*");
-        assertEquals(md5OfAttributes(filtered.messageAttributes()), filtered.md5OfMessageAttributes(),
+        assertEquals(
+                md5OfAttributes(filtered.messageAttributes()),
+                filtered.md5OfMessageAttributes(),
                 "MD5OfMessageAttributes covers the returned attributes");
 
-        Message none = receive(sqs(), r -> r.queueUrl(url).maxNumberOfMessages(1)).get(0);
+        Message none =
+                receive(sqs(), r -> r.queueUrl(url).maxNumberOfMessages(1)).get(0);
         assertTrue(none.messageAttributes().isEmpty(), "no MessageAttributeNames → no attributes");
         assertNull(none.md5OfMessageAttributes(), "no attributes returned → no MD5OfMessageAttributes");
     }
@@ -137,8 +152,12 @@ class MessageAttributesTest {
                 Map.of("x".repeat(257), str("String", "name too long")));
         for (Map<String, MessageAttributeValue> attrs : bad) {
             try {
-                assertSqsError(SqsException.class, INVALID_PARAMETER_VALUE, 400,
-                        () -> sqs().sendMessage(r -> r.queueUrl(url).messageBody("x").messageAttributes(attrs)));
+                assertSqsError(
+                        SqsException.class,
+                        INVALID_PARAMETER_VALUE,
+                        400,
+                        () -> sqs().sendMessage(
+                                        r -> r.queueUrl(url).messageBody("x").messageAttributes(attrs)));
             } catch (AssertionError e) {
                 throw new AssertionError("attributes " + attrs.keySet() + ": " + e.getMessage(), e);
             }
@@ -148,7 +167,10 @@ class MessageAttributesTest {
         for (int i = 0; i < 11; i++) {
             eleven.put("a" + i, str("String", "v"));
         }
-        assertSqsError(SqsException.class, INVALID_PARAMETER_VALUE, 400,
+        assertSqsError(
+                SqsException.class,
+                INVALID_PARAMETER_VALUE,
+                400,
                 () -> sqs().sendMessage(r -> r.queueUrl(url).messageBody("x").messageAttributes(eleven)));
 
         Map<String, MessageAttributeValue> ten = new HashMap<>(eleven);
@@ -160,21 +182,35 @@ class MessageAttributesTest {
     void awsTraceHeaderIsASystemAttribute() {
         String url = broker.createQueue("trace");
         MessageSystemAttributeValue trace = MessageSystemAttributeValue.builder()
-                .dataType("String").stringValue(TRACE).build();
-        SendMessageResponse sent = sqs().sendMessage(r -> r.queueUrl(url).messageBody("traced")
+                .dataType("String")
+                .stringValue(TRACE)
+                .build();
+        SendMessageResponse sent = sqs().sendMessage(r -> r.queueUrl(url)
+                .messageBody("traced")
                 .messageSystemAttributes(Map.of(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER, trace)));
-        assertEquals(md5OfAttributes(Map.of("AWSTraceHeader", str("String", TRACE))),
-                sent.md5OfMessageSystemAttributes(), "MD5OfMessageSystemAttributes");
+        assertEquals(
+                md5OfAttributes(Map.of("AWSTraceHeader", str("String", TRACE))),
+                sent.md5OfMessageSystemAttributes(),
+                "MD5OfMessageSystemAttributes");
         assertNull(sent.md5OfMessageAttributes(), "system attributes are not message attributes");
 
-        Message m = receive(sqs(), r -> r.queueUrl(url).maxNumberOfMessages(1).visibilityTimeout(0)
-                .messageSystemAttributeNames(MessageSystemAttributeName.AWS_TRACE_HEADER)
-                .messageAttributeNames("All")).get(0);
+        Message m = receive(
+                        sqs(),
+                        r -> r.queueUrl(url)
+                                .maxNumberOfMessages(1)
+                                .visibilityTimeout(0)
+                                .messageSystemAttributeNames(MessageSystemAttributeName.AWS_TRACE_HEADER)
+                                .messageAttributeNames("All"))
+                .get(0);
         assertEquals(TRACE, m.attributesAsStrings().get("AWSTraceHeader"));
         assertTrue(m.messageAttributes().isEmpty(), "AWSTraceHeader must not show up as a message attribute");
 
-        Message all = receive(sqs(), r -> r.queueUrl(url).maxNumberOfMessages(1)
-                .messageSystemAttributeNames(MessageSystemAttributeName.ALL)).get(0);
+        Message all = receive(
+                        sqs(),
+                        r -> r.queueUrl(url)
+                                .maxNumberOfMessages(1)
+                                .messageSystemAttributeNames(MessageSystemAttributeName.ALL))
+                .get(0);
         assertEquals(TRACE, all.attributesAsStrings().get("AWSTraceHeader"));
     }
 
@@ -182,18 +218,27 @@ class MessageAttributesTest {
     void attributesSurviveBatchSend() {
         String url = broker.createQueue("batchattr");
         Map<String, MessageAttributeValue> attrs = sampleAttributes();
-        var resp = sqs().sendMessageBatch(r -> r.queueUrl(url).entries(
-                e -> e.id("one").messageBody("b1").messageAttributes(attrs),
-                e -> e.id("two").messageBody("b2")));
+        var resp = sqs().sendMessageBatch(r -> r.queueUrl(url)
+                .entries(
+                        e -> e.id("one").messageBody("b1").messageAttributes(attrs),
+                        e -> e.id("two").messageBody("b2")));
         assertEquals(2, resp.successful().size(), "failed: " + resp.failed());
-        var one = resp.successful().stream().filter(s -> s.id().equals("one")).findFirst().orElseThrow();
-        var two = resp.successful().stream().filter(s -> s.id().equals("two")).findFirst().orElseThrow();
+        var one = resp.successful().stream()
+                .filter(s -> s.id().equals("one"))
+                .findFirst()
+                .orElseThrow();
+        var two = resp.successful().stream()
+                .filter(s -> s.id().equals("two"))
+                .findFirst()
+                .orElseThrow();
         assertEquals(md5OfAttributes(attrs), one.md5OfMessageAttributes());
         assertNull(two.md5OfMessageAttributes());
 
-        List<Message> got = receive(sqs(), r -> r.queueUrl(url).maxNumberOfMessages(10).messageAttributeNames("All"));
+        List<Message> got =
+                receive(sqs(), r -> r.queueUrl(url).maxNumberOfMessages(10).messageAttributeNames("All"));
         assertEquals(2, got.size());
-        Message withAttrs = got.stream().filter(m -> m.body().equals("b1")).findFirst().orElseThrow();
+        Message withAttrs =
+                got.stream().filter(m -> m.body().equals("b1")).findFirst().orElseThrow();
         assertEquals(attrs.keySet(), withAttrs.messageAttributes().keySet());
     }
 }

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
-import java.time.Duration;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +26,10 @@ class MetricsTest {
 
     /** Samples by "name{labels}" as Prometheus prints them. */
     private static Map<String, Double> scrape() {
-        HttpResponse<String> r = new RawHttp(broker.baseUrl()).send(
-                HttpRequest.newBuilder(URI.create(broker.baseUrl() + "/metrics")).GET().build());
+        HttpResponse<String> r = new RawHttp(broker.baseUrl())
+                .send(HttpRequest.newBuilder(URI.create(broker.baseUrl() + "/metrics"))
+                        .GET()
+                        .build());
         assertEquals(200, r.statusCode());
         assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
         Map<String, Double> samples = new HashMap<>();
@@ -43,7 +45,12 @@ class MetricsTest {
     private static double value(Map<String, Double> samples, String name, String queue) {
         String key = name + "{queue=\"" + queue + "\"}";
         Double v = samples.get(key);
-        assertTrue(v != null, key + " not scraped; have " + samples.keySet().stream().filter(k -> k.contains(queue)).toList());
+        assertTrue(
+                v != null,
+                key + " not scraped; have "
+                        + samples.keySet().stream()
+                                .filter(k -> k.contains(queue))
+                                .toList());
         return v;
     }
 
@@ -57,7 +64,9 @@ class MetricsTest {
         for (String b : bodies) {
             broker.sqs().sendMessage(r -> r.queueUrl(url).messageBody(b));
         }
-        List<Message> got = broker.sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(3)).messages();
+        List<Message> got = broker.sqs()
+                .receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(3))
+                .messages();
         assertEquals(3, got.size());
         for (Message m : got) {
             broker.sqs().deleteMessage(r -> r.queueUrl(url).receiptHandle(m.receiptHandle()));
@@ -80,12 +89,14 @@ class MetricsTest {
         assertEquals(5.0, s.get("sluice_http_requests_seconds_count{action=\"SendMessage\",status=\"200\"}"));
         assertEquals(3.0, s.get("sluice_http_requests_seconds_count{action=\"DeleteMessage\",status=\"200\"}"));
         // Partitions start on first use, and the reconciler starts the rest within a second.
-        await("both queues' partitions running").atMost(Duration.ofSeconds(10))
+        await("both queues' partitions running")
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> scrape().get("sluice_partitions_owned") >= 8);
         assertTrue(scrape().get("sluice_partitions_rebuilt_total") >= 8);
         assertEquals(0.0, s.get("sluice_long_polls_parked"));
         assertEquals(0.0, s.get("sluice_requests_forwarded_total"), "a standalone node forwards nothing");
-        assertTrue(s.keySet().stream().anyMatch(k -> k.startsWith("vertx_http_server_requests_total")),
+        assertTrue(
+                s.keySet().stream().anyMatch(k -> k.startsWith("vertx_http_server_requests_total")),
                 "with --vertx-metrics, Vert.x's own HTTP metrics share the registry");
 
         // An error is counted under its status; a deleted queue's series go away.
@@ -97,7 +108,9 @@ class MetricsTest {
         }
         Map<String, Double> after = scrape();
         assertEquals(1.0, after.get("sluice_http_requests_seconds_count{action=\"GetQueueUrl\",status=\"400\"}"));
-        assertTrue(after.keySet().stream().noneMatch(k -> k.startsWith("sqs_NumberOfEmptyReceives_total{queue=\"" + idle + "\"")),
+        assertTrue(
+                after.keySet().stream()
+                        .noneMatch(k -> k.startsWith("sqs_NumberOfEmptyReceives_total{queue=\"" + idle + "\"")),
                 "the deleted queue's counters are removed");
     }
 }

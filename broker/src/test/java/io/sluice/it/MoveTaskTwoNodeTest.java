@@ -55,8 +55,8 @@ class MoveTaskTwoNodeTest {
                 .replaceFirst("cluster-name: sluice", "cluster-name: sluice-test-" + UUID.randomUUID());
         Path config = Files.createTempFile("sluice-move-tasks", ".yaml");
         Files.writeString(config, yaml);
-        BrokerConfig base = ConfigLoader.load(List.of("--port", "0", "--partitions", "8",
-                "--cluster-config", config.toString()), Map.of());
+        BrokerConfig base = ConfigLoader.load(
+                List.of("--port", "0", "--partitions", "8", "--cluster-config", config.toString()), Map.of());
         a = SluiceNode.start(base);
         b = SluiceNode.start(base);
         viaA = client(a);
@@ -82,36 +82,45 @@ class MoveTaskTwoNodeTest {
 
     private static String arnOf(String url) {
         return viaA.getQueueAttributes(r -> r.queueUrl(url).attributeNames(QueueAttributeName.QUEUE_ARN))
-                .attributes().get(QueueAttributeName.QUEUE_ARN);
+                .attributes()
+                .get(QueueAttributeName.QUEUE_ARN);
     }
 
     private static int visible(SqsClient via, String url) {
-        return Integer.parseInt(via.getQueueAttributes(r -> r.queueUrl(url)
-                .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
-                .attributes().get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES));
+        return Integer.parseInt(via.getQueueAttributes(
+                        r -> r.queueUrl(url).attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
+                .attributes()
+                .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES));
     }
 
     @Test
     void listAndCancelWorkThroughTheOtherNode() {
         String dlq = viaA.createQueue(r -> r.queueName("two-dlq")).queueUrl();
         String dlqArn = arnOf(dlq);
-        viaA.createQueue(r -> r.queueName("two-src").attributesWithStrings(
-                Map.of("RedrivePolicy", redrivePolicy(dlqArn, 1))));
+        viaA.createQueue(
+                r -> r.queueName("two-src").attributesWithStrings(Map.of("RedrivePolicy", redrivePolicy(dlqArn, 1))));
         String target = viaA.createQueue(r -> r.queueName("two-target")).queueUrl();
         String targetArn = arnOf(target);
         for (int i = 0; i < MESSAGES; i += 10) {
             List<SendMessageBatchRequestEntry> batch = new ArrayList<>();
             for (int j = i; j < i + 10; j++) {
-                batch.add(SendMessageBatchRequestEntry.builder().id("e" + j).messageBody("m" + j).build());
+                batch.add(SendMessageBatchRequestEntry.builder()
+                        .id("e" + j)
+                        .messageBody("m" + j)
+                        .build());
             }
-            assertTrue(viaA.sendMessageBatch(r -> r.queueUrl(dlq).entries(batch)).failed().isEmpty());
+            assertTrue(viaA.sendMessageBatch(r -> r.queueUrl(dlq).entries(batch))
+                    .failed()
+                    .isEmpty());
         }
         // A counts ApproximateNumberOfMessagesToMove at the start: from what the partitions last published.
-        await("the DLQ's count, seen through both nodes").atMost(Duration.ofSeconds(10))
+        await("the DLQ's count, seen through both nodes")
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> visible(viaA, dlq) == MESSAGES && visible(viaB, dlq) == MESSAGES);
 
-        String handle = viaA.startMessageMoveTask(r -> r.sourceArn(dlqArn).destinationArn(targetArn)
-                .maxNumberOfMessagesPerSecond(1)).taskHandle();
+        String handle = viaA.startMessageMoveTask(
+                        r -> r.sourceArn(dlqArn).destinationArn(targetArn).maxNumberOfMessagesPerSecond(1))
+                .taskHandle();
 
         List<ListMessageMoveTasksResultEntry> seenByB = moveTasks(viaB, dlqArn, null);
         assertEquals(1, seenByB.size(), "B lists the task A started: " + seenByB);
@@ -119,7 +128,8 @@ class MoveTaskTwoNodeTest {
         assertEquals(handle, seenByB.get(0).taskHandle());
         assertEquals(targetArn, seenByB.get(0).destinationArn());
         assertEquals((long) MESSAGES, seenByB.get(0).approximateNumberOfMessagesToMove());
-        assertErrorCode(UNSUPPORTED_OPERATION,
+        assertErrorCode(
+                UNSUPPORTED_OPERATION,
                 () -> viaB.startMessageMoveTask(r -> r.sourceArn(dlqArn).destinationArn(targetArn)),
                 "a second task through B while A's runs");
 
@@ -130,17 +140,24 @@ class MoveTaskTwoNodeTest {
         assertEquals(endA, endB, "both nodes list the same task");
         long moved = endA.approximateNumberOfMessagesMoved();
         assertTrue(moved < MESSAGES, "not everything moved: " + endA);
-        assertErrorCode(UNSUPPORTED_OPERATION, () -> viaA.cancelMessageMoveTask(r -> r.taskHandle(handle)),
+        assertErrorCode(
+                UNSUPPORTED_OPERATION,
+                () -> viaA.cancelMessageMoveTask(r -> r.taskHandle(handle)),
                 "cancel of a task that ended");
-        await("the destination holds what the task reports as moved, the DLQ the rest").atMost(Duration.ofSeconds(10))
+        await("the destination holds what the task reports as moved, the DLQ the rest")
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> visible(viaB, target) == moved && visible(viaA, dlq) == MESSAGES - moved);
 
         viaB.startMessageMoveTask(r -> r.sourceArn(dlqArn).destinationArn(targetArn));
         ListMessageMoveTasksResultEntry done = awaitTaskStatus(viaA, dlqArn, Duration.ofSeconds(20), "COMPLETED");
-        assertEquals(MESSAGES - moved, done.approximateNumberOfMessagesMoved(), "the second task moved the rest: " + done);
+        assertEquals(
+                MESSAGES - moved, done.approximateNumberOfMessagesMoved(), "the second task moved the rest: " + done);
         List<ListMessageMoveTasksResultEntry> both = moveTasks(viaB, dlqArn, 10);
-        assertEquals(List.of("COMPLETED", "CANCELLED"), both.stream().map(ListMessageMoveTasksResultEntry::status).toList());
-        await("every message in the destination").atMost(Duration.ofSeconds(10))
+        assertEquals(
+                List.of("COMPLETED", "CANCELLED"),
+                both.stream().map(ListMessageMoveTasksResultEntry::status).toList());
+        await("every message in the destination")
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> visible(viaB, target) == MESSAGES && visible(viaB, dlq) == 0);
     }
 }

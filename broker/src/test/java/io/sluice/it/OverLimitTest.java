@@ -1,20 +1,19 @@
 package io.sluice.it;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.OverLimitException;
-
-import java.util.List;
-
 import static io.sluice.it.SqsAssert.OVER_LIMIT;
 import static io.sluice.it.SqsAssert.assertSqsError;
 import static io.sluice.it.SqsAssert.awaitAttribute;
 import static io.sluice.it.SqsAssert.receive;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.OverLimitException;
 
 /** In-flight quota: a node whose standard queues allow only 3 messages in flight. */
 @Timeout(30)
@@ -36,17 +35,26 @@ class OverLimitTest {
             int n = i;
             sqs().sendMessage(r -> r.queueUrl(url).messageBody("m" + n));
         }
-        List<Message> inFlight = receive(sqs(), r -> r.queueUrl(url).maxNumberOfMessages(LIMIT).visibilityTimeout(30));
+        List<Message> inFlight =
+                receive(sqs(), r -> r.queueUrl(url).maxNumberOfMessages(LIMIT).visibilityTimeout(30));
         assertEquals(LIMIT, inFlight.size());
         awaitAttribute(broker, url, "ApproximateNumberOfMessagesNotVisible", String.valueOf(LIMIT));
 
-        assertSqsError(OverLimitException.class, OVER_LIMIT, 403,
+        assertSqsError(
+                OverLimitException.class,
+                OVER_LIMIT,
+                403,
                 () -> sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(1)));
-        assertSqsError(OverLimitException.class, OVER_LIMIT, 403,
-                () -> sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(0)));
+        assertSqsError(
+                OverLimitException.class,
+                OVER_LIMIT,
+                403,
+                () -> sqs().receiveMessage(
+                                r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(0)));
 
         long start = System.nanoTime();
-        List<Message> longPoll = sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(1))
+        List<Message> longPoll = sqs().receiveMessage(
+                        r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(1))
                 .messages();
         assertTrue(longPoll.isEmpty(), "a long poll over the limit returns nothing new: " + longPoll);
         assertTrue((System.nanoTime() - start) / 1_000_000 < 4000, "long poll over the limit must still end");
@@ -56,13 +64,17 @@ class OverLimitTest {
         sqs().deleteMessage(r -> r.queueUrl(url).receiptHandle(inFlight.get(0).receiptHandle()));
         List<Message> again = receive(sqs(), r -> r.queueUrl(url).maxNumberOfMessages(1));
         assertEquals(1, again.size());
-        assertSqsError(OverLimitException.class, OVER_LIMIT, 403,
+        assertSqsError(
+                OverLimitException.class,
+                OVER_LIMIT,
+                403,
                 () -> sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(1)));
 
         // Releasing (visibility 0) also frees slots.
-        sqs().changeMessageVisibility(r -> r.queueUrl(url).receiptHandle(inFlight.get(1).receiptHandle())
-                .visibilityTimeout(0));
-        assertEquals(1, receive(sqs(), r -> r.queueUrl(url).maxNumberOfMessages(1)).size());
+        sqs().changeMessageVisibility(r ->
+                r.queueUrl(url).receiptHandle(inFlight.get(1).receiptHandle()).visibilityTimeout(0));
+        assertEquals(
+                1, receive(sqs(), r -> r.queueUrl(url).maxNumberOfMessages(1)).size());
     }
 
     @Test
@@ -84,7 +96,9 @@ class OverLimitTest {
         for (int i = 0; i < LIMIT; i++) {
             sqs().sendMessage(r -> r.queueUrl(full).messageBody("m"));
         }
-        assertEquals(LIMIT, receive(sqs(), r -> r.queueUrl(full).maxNumberOfMessages(LIMIT)).size());
+        assertEquals(
+                LIMIT,
+                receive(sqs(), r -> r.queueUrl(full).maxNumberOfMessages(LIMIT)).size());
         sqs().sendMessage(r -> r.queueUrl(other).messageBody("free"));
         assertEquals(1, receive(sqs(), other).size(), "another queue is not affected");
     }

@@ -1,24 +1,5 @@
 package io.sluice.it;
 
-import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.ListQueuesResponse;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.PurgeQueueInProgressException;
-import software.amazon.awssdk.services.sqs.model.QueueDeletedRecentlyException;
-import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
-import software.amazon.awssdk.services.sqs.model.QueueNameExistsException;
-import software.amazon.awssdk.services.sqs.model.SqsException;
-
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
 import static io.sluice.it.SqsAssert.INVALID_PARAMETER_VALUE;
 import static io.sluice.it.SqsAssert.NON_EXISTENT_QUEUE;
 import static io.sluice.it.SqsAssert.PURGE_QUEUE_IN_PROGRESS;
@@ -33,6 +14,24 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.ListQueuesResponse;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.PurgeQueueInProgressException;
+import software.amazon.awssdk.services.sqs.model.QueueDeletedRecentlyException;
+import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
+import software.amazon.awssdk.services.sqs.model.QueueNameExistsException;
+import software.amazon.awssdk.services.sqs.model.SqsException;
 
 /** Queue-level actions through the SDK v2 (JSON protocol): create, URL, list, delete, purge, tags, permissions. */
 @Timeout(30)
@@ -56,7 +55,8 @@ class QueueApiTest {
                 "MaximumMessageSize", "2048",
                 "MessageRetentionPeriod", "3600",
                 "ReceiveMessageWaitTimeSeconds", "4");
-        String url = sqs().createQueue(r -> r.queueName(name).attributesWithStrings(attrs)).queueUrl();
+        String url = sqs().createQueue(r -> r.queueName(name).attributesWithStrings(attrs))
+                .queueUrl();
         assertEquals(broker.expectedQueueUrl(name), url);
 
         Map<String, String> got = broker.attributes(url);
@@ -68,8 +68,10 @@ class QueueApiTest {
     void createQueueIsIdempotentWithSameAttributes() {
         String name = BrokerExtension.uniqueName("idem");
         Map<String, String> attrs = Map.of("VisibilityTimeout", "40", "DelaySeconds", "2");
-        String first = sqs().createQueue(r -> r.queueName(name).attributesWithStrings(attrs)).queueUrl();
-        String second = sqs().createQueue(r -> r.queueName(name).attributesWithStrings(attrs)).queueUrl();
+        String first = sqs().createQueue(r -> r.queueName(name).attributesWithStrings(attrs))
+                .queueUrl();
+        String second = sqs().createQueue(r -> r.queueName(name).attributesWithStrings(attrs))
+                .queueUrl();
         assertEquals(first, second);
 
         String plain = BrokerExtension.uniqueName("idem-plain");
@@ -82,16 +84,25 @@ class QueueApiTest {
     void createQueueWithDifferentAttributesIsQueueNameExists() {
         String name = BrokerExtension.uniqueName("clash");
         sqs().createQueue(r -> r.queueName(name).attributesWithStrings(Map.of("VisibilityTimeout", "40")));
-        assertSqsError(QueueNameExistsException.class, QUEUE_ALREADY_EXISTS, 400,
-                () -> sqs().createQueue(r -> r.queueName(name)
-                        .attributesWithStrings(Map.of("VisibilityTimeout", "41"))));
+        assertSqsError(
+                QueueNameExistsException.class,
+                QUEUE_ALREADY_EXISTS,
+                400,
+                () -> sqs().createQueue(
+                                r -> r.queueName(name).attributesWithStrings(Map.of("VisibilityTimeout", "41"))));
     }
 
     @Test
     void createQueueWithInvalidNameIsRejected() {
-        assertSqsError(SqsException.class, INVALID_PARAMETER_VALUE, 400,
+        assertSqsError(
+                SqsException.class,
+                INVALID_PARAMETER_VALUE,
+                400,
                 () -> sqs().createQueue(r -> r.queueName("bad name!")));
-        assertSqsError(SqsException.class, INVALID_PARAMETER_VALUE, 400,
+        assertSqsError(
+                SqsException.class,
+                INVALID_PARAMETER_VALUE,
+                400,
                 () -> sqs().createQueue(r -> r.queueName("x".repeat(81))));
     }
 
@@ -101,20 +112,35 @@ class QueueApiTest {
         String url = sqs().createQueue(r -> r.queueName(name)).queueUrl();
         assertEquals(url, sqs().getQueueUrl(r -> r.queueName(name)).queueUrl());
 
-        assertSqsError(QueueDoesNotExistException.class, NON_EXISTENT_QUEUE, 400,
+        assertSqsError(
+                QueueDoesNotExistException.class,
+                NON_EXISTENT_QUEUE,
+                400,
                 () -> sqs().getQueueUrl(r -> r.queueName(BrokerExtension.uniqueName("nope"))));
     }
 
     @Test
     void actionsOnMissingQueueAreQueueDoesNotExist() {
         String missing = broker.expectedQueueUrl(BrokerExtension.uniqueName("missing"));
-        assertSqsError(QueueDoesNotExistException.class, NON_EXISTENT_QUEUE, 400,
+        assertSqsError(
+                QueueDoesNotExistException.class,
+                NON_EXISTENT_QUEUE,
+                400,
                 () -> sqs().sendMessage(r -> r.queueUrl(missing).messageBody("x")));
-        assertSqsError(QueueDoesNotExistException.class, NON_EXISTENT_QUEUE, 400,
+        assertSqsError(
+                QueueDoesNotExistException.class,
+                NON_EXISTENT_QUEUE,
+                400,
                 () -> sqs().receiveMessage(r -> r.queueUrl(missing)));
-        assertSqsError(QueueDoesNotExistException.class, NON_EXISTENT_QUEUE, 400,
+        assertSqsError(
+                QueueDoesNotExistException.class,
+                NON_EXISTENT_QUEUE,
+                400,
                 () -> sqs().getQueueAttributes(r -> r.queueUrl(missing).attributeNamesWithStrings("All")));
-        assertSqsError(QueueDoesNotExistException.class, NON_EXISTENT_QUEUE, 400,
+        assertSqsError(
+                QueueDoesNotExistException.class,
+                NON_EXISTENT_QUEUE,
+                400,
                 () -> sqs().purgeQueue(r -> r.queueUrl(missing)));
     }
 
@@ -158,7 +184,8 @@ class QueueApiTest {
         int pages = 0;
         do {
             String t = token;
-            ListQueuesResponse page = sqs().listQueues(r -> r.queueNamePrefix(prefix).maxResults(2).nextToken(t));
+            ListQueuesResponse page = sqs().listQueues(
+                            r -> r.queueNamePrefix(prefix).maxResults(2).nextToken(t));
             assertTrue(page.queueUrls().size() <= 2, "page larger than MaxResults: " + page.queueUrls());
             seen.addAll(page.queueUrls());
             token = page.nextToken();
@@ -170,16 +197,16 @@ class QueueApiTest {
         assertEquals(5, seen.size(), "no queue may be listed twice: " + seen);
         assertEquals(created, new HashSet<>(seen));
 
-        ListQueuesResponse exact = sqs().listQueues(r -> r.queueNamePrefix(prefix).maxResults(5));
+        ListQueuesResponse exact =
+                sqs().listQueues(r -> r.queueNamePrefix(prefix).maxResults(5));
         assertEquals(5, exact.queueUrls().size());
     }
 
     @Test
     void listQueuesRejectsMaxResultsOutOfRange() {
-        assertSqsError(SqsException.class, INVALID_PARAMETER_VALUE, 400,
-                () -> sqs().listQueues(r -> r.maxResults(0)));
-        assertSqsError(SqsException.class, INVALID_PARAMETER_VALUE, 400,
-                () -> sqs().listQueues(r -> r.maxResults(1001)));
+        assertSqsError(SqsException.class, INVALID_PARAMETER_VALUE, 400, () -> sqs().listQueues(r -> r.maxResults(0)));
+        assertSqsError(
+                SqsException.class, INVALID_PARAMETER_VALUE, 400, () -> sqs().listQueues(r -> r.maxResults(1001)));
     }
 
     // ------------------------------------------------------------------ DeleteQueue
@@ -192,10 +219,16 @@ class QueueApiTest {
 
         sqs().deleteQueue(r -> r.queueUrl(url));
 
-        assertSqsError(QueueDoesNotExistException.class, NON_EXISTENT_QUEUE, 400,
+        assertSqsError(
+                QueueDoesNotExistException.class,
+                NON_EXISTENT_QUEUE,
+                400,
                 () -> sqs().getQueueUrl(r -> r.queueName(name)));
         assertFalse(sqs().listQueues(r -> r.queueNamePrefix(name)).queueUrls().contains(url));
-        assertSqsError(QueueDeletedRecentlyException.class, QUEUE_DELETED_RECENTLY, 400,
+        assertSqsError(
+                QueueDeletedRecentlyException.class,
+                QUEUE_DELETED_RECENTLY,
+                400,
                 () -> sqs().createQueue(r -> r.queueName(name)));
     }
 
@@ -208,7 +241,8 @@ class QueueApiTest {
             int n = i;
             sqs().sendMessage(r -> r.queueUrl(url).messageBody("visible-" + n));
         }
-        List<Message> inFlight = receive(sqs(), r -> r.queueUrl(url).maxNumberOfMessages(1).visibilityTimeout(2));
+        List<Message> inFlight =
+                receive(sqs(), r -> r.queueUrl(url).maxNumberOfMessages(1).visibilityTimeout(2));
         assertEquals(1, inFlight.size());
         sqs().sendMessage(r -> r.queueUrl(url).messageBody("delayed").delaySeconds(2));
 
@@ -223,11 +257,15 @@ class QueueApiTest {
         awaitAttribute(broker, url, "ApproximateNumberOfMessagesDelayed", "0");
         assertNothingReceivable(sqs(), url);
         // Neither the in-flight message (2 s visibility) nor the delayed one (2 s) may come back.
-        List<Message> later = sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(3))
+        List<Message> later = sqs().receiveMessage(
+                        r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(3))
                 .messages();
         assertTrue(later.isEmpty(), "purged messages came back: " + later);
 
-        assertSqsError(PurgeQueueInProgressException.class, PURGE_QUEUE_IN_PROGRESS, new int[] {403, 400},
+        assertSqsError(
+                PurgeQueueInProgressException.class,
+                PURGE_QUEUE_IN_PROGRESS,
+                new int[] {403, 400},
                 () -> sqs().purgeQueue(r -> r.queueUrl(url)));
     }
 
@@ -236,18 +274,23 @@ class QueueApiTest {
     @Test
     void tagUntagAndListQueueTags() {
         String name = BrokerExtension.uniqueName("tags");
-        String url = sqs().createQueue(r -> r.queueName(name).tags(Map.of("team", "core"))).queueUrl();
-        assertEquals(Map.of("team", "core"), sqs().listQueueTags(r -> r.queueUrl(url)).tags());
+        String url = sqs().createQueue(r -> r.queueName(name).tags(Map.of("team", "core")))
+                .queueUrl();
+        assertEquals(
+                Map.of("team", "core"),
+                sqs().listQueueTags(r -> r.queueUrl(url)).tags());
 
         sqs().tagQueue(r -> r.queueUrl(url).tags(Map.of("env", "test", "cost", "42")));
-        assertEquals(Map.of("team", "core", "env", "test", "cost", "42"),
+        assertEquals(
+                Map.of("team", "core", "env", "test", "cost", "42"),
                 sqs().listQueueTags(r -> r.queueUrl(url)).tags());
 
         sqs().tagQueue(r -> r.queueUrl(url).tags(Map.of("env", "prod")));
         assertEquals("prod", sqs().listQueueTags(r -> r.queueUrl(url)).tags().get("env"), "re-tag overwrites");
 
         sqs().untagQueue(r -> r.queueUrl(url).tagKeys("team", "cost"));
-        assertEquals(Map.of("env", "prod"), sqs().listQueueTags(r -> r.queueUrl(url)).tags());
+        assertEquals(
+                Map.of("env", "prod"), sqs().listQueueTags(r -> r.queueUrl(url)).tags());
 
         String bare = broker.createQueue("notags");
         assertTrue(sqs().listQueueTags(r -> r.queueUrl(bare)).tags().isEmpty());
@@ -260,24 +303,32 @@ class QueueApiTest {
         String url = broker.createQueue("perm");
         assertNull(broker.attributes(url).get("Policy"), "a new queue has no Policy");
 
-        sqs().addPermission(r -> r.queueUrl(url).label("SendersL1")
-                .awsAccountIds("111122223333").actions("SendMessage"));
-        sqs().addPermission(r -> r.queueUrl(url).label("ReadersL2")
-                .awsAccountIds("444455556666").actions("ReceiveMessage", "DeleteMessage"));
+        sqs().addPermission(r ->
+                r.queueUrl(url).label("SendersL1").awsAccountIds("111122223333").actions("SendMessage"));
+        sqs().addPermission(r -> r.queueUrl(url)
+                .label("ReadersL2")
+                .awsAccountIds("444455556666")
+                .actions("ReceiveMessage", "DeleteMessage"));
 
         String policy = broker.attribute(url, "Policy");
         assertNotNull(policy, "Policy must appear after AddPermission");
         assertTrue(policy.contains("SendersL1") && policy.contains("ReadersL2"), policy);
         assertTrue(policy.contains("111122223333") && policy.contains("444455556666"), policy);
         assertTrue(policy.contains("SendMessage") && policy.contains("ReceiveMessage"), policy);
-        assertTrue(policy.contains(BrokerExtension.expectedArn(BrokerExtension.nameOf(url))),
+        assertTrue(
+                policy.contains(BrokerExtension.expectedArn(BrokerExtension.nameOf(url))),
                 "policy resource is the queue ARN: " + policy);
         JsonObject json = new JsonObject(policy);
         assertEquals(2, json.getJsonArray("Statement").size(), policy);
 
-        assertSqsError(SqsException.class, INVALID_PARAMETER_VALUE, 400,
-                () -> sqs().addPermission(r -> r.queueUrl(url).label("SendersL1")
-                        .awsAccountIds("111122223333").actions("SendMessage")));
+        assertSqsError(
+                SqsException.class,
+                INVALID_PARAMETER_VALUE,
+                400,
+                () -> sqs().addPermission(r -> r.queueUrl(url)
+                        .label("SendersL1")
+                        .awsAccountIds("111122223333")
+                        .actions("SendMessage")));
 
         sqs().removePermission(r -> r.queueUrl(url).label("SendersL1"));
         String after = broker.attribute(url, "Policy");
@@ -289,7 +340,10 @@ class QueueApiTest {
         String none = broker.attributes(url).get("Policy");
         assertTrue(none == null || none.isBlank(), "Policy must disappear with its last permission: " + none);
 
-        assertSqsError(SqsException.class, INVALID_PARAMETER_VALUE, 400,
+        assertSqsError(
+                SqsException.class,
+                INVALID_PARAMETER_VALUE,
+                400,
                 () -> sqs().removePermission(r -> r.queueUrl(url).label("NoSuchLabel")));
     }
 

@@ -1,19 +1,5 @@
 package io.sluice.it;
 
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.InvalidAttributeNameException;
-import software.amazon.awssdk.services.sqs.model.InvalidAttributeValueException;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-
 import static io.sluice.it.SqsAssert.INVALID_ATTRIBUTE_NAME;
 import static io.sluice.it.SqsAssert.INVALID_ATTRIBUTE_VALUE;
 import static io.sluice.it.SqsAssert.assertSqsError;
@@ -23,6 +9,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.InvalidAttributeNameException;
+import software.amazon.awssdk.services.sqs.model.InvalidAttributeValueException;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
 /** GetQueueAttributes / SetQueueAttributes through the SDK v2. */
 @Timeout(30)
 class QueueAttributesTest {
@@ -31,9 +30,16 @@ class QueueAttributesTest {
     static final BrokerExtension broker = new BrokerExtension();
 
     private static final List<String> REPORTED = List.of(
-            "ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible",
-            "ApproximateNumberOfMessagesDelayed", "CreatedTimestamp", "LastModifiedTimestamp", "QueueArn",
-            "VisibilityTimeout", "MaximumMessageSize", "MessageRetentionPeriod", "DelaySeconds",
+            "ApproximateNumberOfMessages",
+            "ApproximateNumberOfMessagesNotVisible",
+            "ApproximateNumberOfMessagesDelayed",
+            "CreatedTimestamp",
+            "LastModifiedTimestamp",
+            "QueueArn",
+            "VisibilityTimeout",
+            "MaximumMessageSize",
+            "MessageRetentionPeriod",
+            "DelaySeconds",
             "ReceiveMessageWaitTimeSeconds");
 
     private SqsClient sqs() {
@@ -62,7 +68,8 @@ class QueueAttributesTest {
         assertFalse("true".equals(a.get("FifoQueue")), "a standard queue is not FIFO");
 
         long created = Long.parseLong(a.get("CreatedTimestamp"));
-        assertTrue(created >= before - 2 && created <= after + 2,
+        assertTrue(
+                created >= before - 2 && created <= after + 2,
                 "CreatedTimestamp is epoch seconds of creation: " + created + " not in [" + before + "," + after + "]");
         long modified = Long.parseLong(a.get("LastModifiedTimestamp"));
         assertTrue(modified >= created && modified <= after + 2, "LastModifiedTimestamp " + modified);
@@ -71,28 +78,40 @@ class QueueAttributesTest {
     @Test
     void singleNamesReturnOnlyThoseAttributes() {
         String url = broker.createQueue("single", Map.of("VisibilityTimeout", "77"));
-        Map<String, String> one = sqs().getQueueAttributes(r -> r.queueUrl(url)
-                .attributeNames(QueueAttributeName.VISIBILITY_TIMEOUT)).attributesAsStrings();
+        Map<String, String> one = sqs().getQueueAttributes(
+                        r -> r.queueUrl(url).attributeNames(QueueAttributeName.VISIBILITY_TIMEOUT))
+                .attributesAsStrings();
         assertEquals(Map.of("VisibilityTimeout", "77"), one);
 
-        Map<String, String> two = sqs().getQueueAttributes(r -> r.queueUrl(url)
-                .attributeNames(QueueAttributeName.QUEUE_ARN, QueueAttributeName.DELAY_SECONDS)).attributesAsStrings();
-        assertEquals(Map.of("QueueArn", BrokerExtension.expectedArn(BrokerExtension.nameOf(url)), "DelaySeconds", "0"),
-                two);
+        Map<String, String> two = sqs().getQueueAttributes(r ->
+                        r.queueUrl(url).attributeNames(QueueAttributeName.QUEUE_ARN, QueueAttributeName.DELAY_SECONDS))
+                .attributesAsStrings();
+        assertEquals(
+                Map.of("QueueArn", BrokerExtension.expectedArn(BrokerExtension.nameOf(url)), "DelaySeconds", "0"), two);
 
-        Map<String, String> none = sqs().getQueueAttributes(r -> r.queueUrl(url)).attributesAsStrings();
+        Map<String, String> none =
+                sqs().getQueueAttributes(r -> r.queueUrl(url)).attributesAsStrings();
         assertTrue(none.isEmpty(), "no AttributeNames → no attributes: " + none);
     }
 
     @Test
     void unknownAttributeNameIsInvalidAttributeName() {
         String url = broker.createQueue("unknown");
-        assertSqsError(InvalidAttributeNameException.class, INVALID_ATTRIBUTE_NAME, 400,
+        assertSqsError(
+                InvalidAttributeNameException.class,
+                INVALID_ATTRIBUTE_NAME,
+                400,
                 () -> sqs().getQueueAttributes(r -> r.queueUrl(url).attributeNamesWithStrings("NoSuchAttribute")));
-        assertSqsError(InvalidAttributeNameException.class, INVALID_ATTRIBUTE_NAME, 400,
-                () -> sqs().setQueueAttributes(r -> r.queueUrl(url)
-                        .attributesWithStrings(Map.of("NoSuchAttribute", "1"))));
-        assertSqsError(InvalidAttributeNameException.class, INVALID_ATTRIBUTE_NAME, 400,
+        assertSqsError(
+                InvalidAttributeNameException.class,
+                INVALID_ATTRIBUTE_NAME,
+                400,
+                () -> sqs().setQueueAttributes(
+                                r -> r.queueUrl(url).attributesWithStrings(Map.of("NoSuchAttribute", "1"))));
+        assertSqsError(
+                InvalidAttributeNameException.class,
+                INVALID_ATTRIBUTE_NAME,
+                400,
                 () -> sqs().createQueue(r -> r.queueName(BrokerExtension.uniqueName("unk"))
                         .attributesWithStrings(Map.of("NoSuchAttribute", "1"))));
     }
@@ -103,12 +122,13 @@ class QueueAttributesTest {
         long created = Long.parseLong(broker.attribute(url, "CreatedTimestamp"));
         long modified0 = Long.parseLong(broker.attribute(url, "LastModifiedTimestamp"));
 
-        sqs().setQueueAttributes(r -> r.queueUrl(url).attributesWithStrings(Map.of(
-                "VisibilityTimeout", "120",
-                "DelaySeconds", "5",
-                "MaximumMessageSize", "1024",
-                "MessageRetentionPeriod", "60",
-                "ReceiveMessageWaitTimeSeconds", "20")));
+        sqs().setQueueAttributes(r -> r.queueUrl(url)
+                .attributesWithStrings(Map.of(
+                        "VisibilityTimeout", "120",
+                        "DelaySeconds", "5",
+                        "MaximumMessageSize", "1024",
+                        "MessageRetentionPeriod", "60",
+                        "ReceiveMessageWaitTimeSeconds", "20")));
         Map<String, String> a = broker.attributes(url);
         assertEquals("120", a.get("VisibilityTimeout"));
         assertEquals("5", a.get("DelaySeconds"));
@@ -118,10 +138,13 @@ class QueueAttributesTest {
         assertEquals(String.valueOf(created), a.get("CreatedTimestamp"), "CreatedTimestamp never changes");
 
         // Timestamps are in seconds: keep setting until the clock has moved on by one second.
-        await().atMost(Duration.ofSeconds(4)).pollInterval(Duration.ofMillis(200)).until(() -> {
-            sqs().setQueueAttributes(r -> r.queueUrl(url).attributesWithStrings(Map.of("VisibilityTimeout", "121")));
-            return Long.parseLong(broker.attribute(url, "LastModifiedTimestamp")) > modified0;
-        });
+        await().atMost(Duration.ofSeconds(4))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    sqs().setQueueAttributes(
+                                    r -> r.queueUrl(url).attributesWithStrings(Map.of("VisibilityTimeout", "121")));
+                    return Long.parseLong(broker.attribute(url, "LastModifiedTimestamp")) > modified0;
+                });
         assertEquals("121", broker.attribute(url, "VisibilityTimeout"));
         assertEquals(String.valueOf(created), broker.attribute(url, "CreatedTimestamp"));
     }
@@ -165,7 +188,10 @@ class QueueAttributesTest {
                 Map.of("ReceiveMessageWaitTimeSeconds", "21"));
         for (Map<String, String> attrs : bad) {
             try {
-                assertSqsError(InvalidAttributeValueException.class, INVALID_ATTRIBUTE_VALUE, 400,
+                assertSqsError(
+                        InvalidAttributeValueException.class,
+                        INVALID_ATTRIBUTE_VALUE,
+                        400,
                         () -> sqs().setQueueAttributes(r -> r.queueUrl(url).attributesWithStrings(attrs)));
             } catch (AssertionError err) {
                 throw new AssertionError("SetQueueAttributes " + attrs + ": " + err.getMessage(), err);
@@ -173,7 +199,10 @@ class QueueAttributesTest {
         }
         assertEquals("33", broker.attribute(url, "VisibilityTimeout"), "a refused set changes nothing");
 
-        assertSqsError(InvalidAttributeValueException.class, INVALID_ATTRIBUTE_VALUE, 400,
+        assertSqsError(
+                InvalidAttributeValueException.class,
+                INVALID_ATTRIBUTE_VALUE,
+                400,
                 () -> sqs().createQueue(r -> r.queueName(BrokerExtension.uniqueName("badcreate"))
                         .attributesWithStrings(Map.of("DelaySeconds", "901"))));
     }
@@ -184,14 +213,17 @@ class QueueAttributesTest {
         assertEquals("true", broker.attributes(sqsManaged).get("SqsManagedSseEnabled"));
         assertEquals("true", broker.attribute(sqsManaged, "SqsManagedSseEnabled"));
 
-        String kms = broker.createQueue("kms", Map.of(
-                "KmsMasterKeyId", "alias/aws/sqs",
-                "KmsDataKeyReusePeriodSeconds", "600"));
+        String kms = broker.createQueue(
+                "kms",
+                Map.of(
+                        "KmsMasterKeyId", "alias/aws/sqs",
+                        "KmsDataKeyReusePeriodSeconds", "600"));
         Map<String, String> a = broker.attributes(kms);
         assertEquals("alias/aws/sqs", a.get("KmsMasterKeyId"));
         assertEquals("600", a.get("KmsDataKeyReusePeriodSeconds"));
 
-        sqs().setQueueAttributes(r -> r.queueUrl(kms).attributesWithStrings(Map.of("KmsDataKeyReusePeriodSeconds", "900")));
+        sqs().setQueueAttributes(
+                        r -> r.queueUrl(kms).attributesWithStrings(Map.of("KmsDataKeyReusePeriodSeconds", "900")));
         assertEquals("900", broker.attribute(kms, "KmsDataKeyReusePeriodSeconds"));
     }
 
@@ -217,9 +249,15 @@ class QueueAttributesTest {
         String arn = BrokerExtension.expectedArn(BrokerExtension.nameOf(url));
         JsonObject policy = new JsonObject()
                 .put("Version", "2012-10-17")
-                .put("Statement", new JsonArray().add(new JsonObject()
-                        .put("Sid", "custom").put("Effect", "Allow").put("Principal", "*")
-                        .put("Action", "sqs:SendMessage").put("Resource", arn)));
+                .put(
+                        "Statement",
+                        new JsonArray()
+                                .add(new JsonObject()
+                                        .put("Sid", "custom")
+                                        .put("Effect", "Allow")
+                                        .put("Principal", "*")
+                                        .put("Action", "sqs:SendMessage")
+                                        .put("Resource", arn)));
         sqs().setQueueAttributes(r -> r.queueUrl(url).attributesWithStrings(Map.of("Policy", policy.encode())));
         assertEquals(policy, new JsonObject(broker.attribute(url, "Policy")));
     }

@@ -1,12 +1,9 @@
 package io.sluice.it;
 
-import org.w3c.dom.Document;
-import org.w3c.dom.Element;
-import org.w3c.dom.Node;
-import org.xml.sax.InputSource;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.fail;
 
-import java.net.http.HttpTimeoutException;
-import javax.xml.parsers.DocumentBuilderFactory;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,16 +16,18 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.fail;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.xml.sax.InputSource;
 
 /** Raw HTTP access to a node for the Query protocol and hand-made JSON requests. */
 public final class RawHttp {
@@ -109,8 +108,9 @@ public final class RawHttp {
      *
      * @return the HTTP status of the answer
      */
-    public static int postOversized(int port, List<String> headers, String prefix, long size, boolean chunked,
-                                    Duration answerWithin) throws IOException {
+    public static int postOversized(
+            int port, List<String> headers, String prefix, long size, boolean chunked, Duration answerWithin)
+            throws IOException {
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout((int) answerWithin.toMillis());
             OutputStream out = socket.getOutputStream();
@@ -232,8 +232,11 @@ public final class RawHttp {
     /** The single direct child with this local name. */
     public static Element child(Element parent, String localName) {
         List<Element> list = children(parent, localName);
-        assertEquals(1, list.size(), () -> "expected one <" + localName + "> in <" + parent.getLocalName() + ">, found "
-                + list.size() + " (children: " + childNames(parent) + ")");
+        assertEquals(
+                1,
+                list.size(),
+                () -> "expected one <" + localName + "> in <" + parent.getLocalName() + ">, found " + list.size()
+                        + " (children: " + childNames(parent) + ")");
         return list.get(0);
     }
 

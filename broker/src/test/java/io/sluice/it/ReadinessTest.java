@@ -1,16 +1,15 @@
 package io.sluice.it;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Readiness does not flap with queue creation. Found by the hostile-input fuzzing: every
@@ -27,7 +26,8 @@ class ReadinessTest {
     void theNodeStaysReadyWhileQueuesAreCreated() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         HttpRequest health = HttpRequest.newBuilder(URI.create(broker.baseUrl() + "/health"))
-                .timeout(Duration.ofSeconds(10)).build();
+                .timeout(Duration.ofSeconds(10))
+                .build();
         for (int i = 0; i < 10; i++) {
             String name = BrokerExtension.uniqueName("ready");
             broker.sqs().createQueue(b -> b.queueName(name));

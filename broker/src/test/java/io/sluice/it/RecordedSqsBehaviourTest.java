@@ -1,7 +1,32 @@
 package io.sluice.it;
 
+import static io.sluice.it.FifoSupport.bodies;
+import static io.sluice.it.FifoSupport.createFifoQueue;
+import static io.sluice.it.RawHttp.child;
+import static io.sluice.it.RawHttp.children;
+import static io.sluice.it.RawHttp.queryError;
+import static io.sluice.it.RawHttp.queryOk;
+import static io.sluice.it.RawHttp.text;
+import static io.sluice.it.SqsAssert.INVALID_PARAMETER_VALUE;
+import static io.sluice.it.SqsAssert.MISSING_PARAMETER;
+import static io.sluice.it.SqsAssert.NON_EXISTENT_QUEUE;
+import static io.sluice.it.SqsAssert.assertSqsError;
+import static io.sluice.it.SqsAssert.awaitAttribute;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -15,34 +40,6 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
 import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
 import software.amazon.awssdk.services.sqs.model.SqsException;
-
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-
-import static io.sluice.it.FifoSupport.bodies;
-import static io.sluice.it.FifoSupport.createFifoQueue;
-import static io.sluice.it.RawHttp.child;
-import static io.sluice.it.RawHttp.children;
-import static io.sluice.it.RawHttp.queryError;
-import static io.sluice.it.RawHttp.queryOk;
-import static io.sluice.it.RawHttp.root;
-import static io.sluice.it.RawHttp.text;
-import static io.sluice.it.RawHttp.xml;
-import static io.sluice.it.SqsAssert.INVALID_PARAMETER_VALUE;
-import static io.sluice.it.SqsAssert.MISSING_PARAMETER;
-import static io.sluice.it.SqsAssert.NON_EXISTENT_QUEUE;
-import static io.sluice.it.SqsAssert.assertSqsError;
-import static io.sluice.it.SqsAssert.awaitAttribute;
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Behaviour compared with responses recorded from real SQS and with the SQS API reference:
@@ -70,7 +67,9 @@ class RecordedSqsBehaviourTest {
     /** A JSON error: status, the Query code in x-amzn-query-error, and the body's __type and message. */
     private static JsonObject jsonError(HttpResponse<String> r, int status, String queryCode, String type) {
         assertEquals(status, r.statusCode(), () -> "HTTP status; body: " + r.body());
-        assertEquals(queryCode + ";Sender", r.headers().firstValue("x-amzn-query-error").orElse(null));
+        assertEquals(
+                queryCode + ";Sender",
+                r.headers().firstValue("x-amzn-query-error").orElse(null));
         JsonObject body = new JsonObject(r.body());
         assertEquals("com.amazonaws.sqs#" + type, body.getString("__type"), () -> "__type; body: " + r.body());
         return body;
@@ -78,7 +77,9 @@ class RecordedSqsBehaviourTest {
 
     private static HttpResponse<String> get(String pathAndQuery) {
         return http.send(HttpRequest.newBuilder(URI.create(broker.baseUrl() + pathAndQuery))
-                .timeout(Duration.ofSeconds(15)).GET().build());
+                .timeout(Duration.ofSeconds(15))
+                .GET()
+                .build());
     }
 
     private static String enc(String s) {
@@ -90,40 +91,77 @@ class RecordedSqsBehaviourTest {
     @Test
     void jsonErrorTypesAreSqsExceptionNamesWhileTheQueryCodeStays() {
         String url = broker.createQueue("types");
-        JsonObject tooMany = jsonError(http.json("AmazonSQS.ReceiveMessage",
-                        new JsonObject().put("QueueUrl", url).put("MaxNumberOfMessages", 11).encode()),
-                400, INVALID_PARAMETER_VALUE, "InvalidParameterValueException");
-        assertEquals("Value 11 for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.",
+        JsonObject tooMany = jsonError(
+                http.json(
+                        "AmazonSQS.ReceiveMessage",
+                        new JsonObject()
+                                .put("QueueUrl", url)
+                                .put("MaxNumberOfMessages", 11)
+                                .encode()),
+                400,
+                INVALID_PARAMETER_VALUE,
+                "InvalidParameterValueException");
+        assertEquals(
+                "Value 11 for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.",
                 tooMany.getString("message"));
-        JsonObject missing = jsonError(http.json("AmazonSQS.SendMessage", new JsonObject().put("QueueUrl", url).encode()),
-                400, MISSING_PARAMETER, "MissingRequiredParameterException");
+        JsonObject missing = jsonError(
+                http.json(
+                        "AmazonSQS.SendMessage",
+                        new JsonObject().put("QueueUrl", url).encode()),
+                400,
+                MISSING_PARAMETER,
+                "MissingRequiredParameterException");
         assertEquals("The request must contain the parameter MessageBody.", missing.getString("message"));
-        JsonObject gone = jsonError(http.json("AmazonSQS.GetQueueUrl",
-                        new JsonObject().put("QueueName", BrokerExtension.uniqueName("nosuch")).encode()),
-                400, NON_EXISTENT_QUEUE, "QueueDoesNotExist");
+        JsonObject gone = jsonError(
+                http.json(
+                        "AmazonSQS.GetQueueUrl",
+                        new JsonObject()
+                                .put("QueueName", BrokerExtension.uniqueName("nosuch"))
+                                .encode()),
+                400,
+                NON_EXISTENT_QUEUE,
+                "QueueDoesNotExist");
         assertEquals("The specified queue does not exist.", gone.getString("message"));
         jsonError(http.json("AmazonSQS.Frobnicate", "{}"), 400, "InvalidAction", "UnknownOperationException");
-        jsonError(http.json("AmazonSQS.CreateQueue", new JsonObject().put("QueueName", BrokerExtension.uniqueName("q"))
-                        .put("Attributes", new JsonObject().put("Bogus", "1")).encode()),
-                400, "InvalidAttributeName", "InvalidAttributeName");
+        jsonError(
+                http.json(
+                        "AmazonSQS.CreateQueue",
+                        new JsonObject()
+                                .put("QueueName", BrokerExtension.uniqueName("q"))
+                                .put("Attributes", new JsonObject().put("Bogus", "1"))
+                                .encode()),
+                400,
+                "InvalidAttributeName",
+                "InvalidAttributeName");
 
         // The SDK still reports the Query code, and picks the modelled exception where there is one.
-        SqsException e = assertSqsError(SqsException.class, INVALID_PARAMETER_VALUE, 400,
+        SqsException e = assertSqsError(
+                SqsException.class,
+                INVALID_PARAMETER_VALUE,
+                400,
                 () -> sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(11)));
-        assertEquals("Value 11 for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.",
+        assertEquals(
+                "Value 11 for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.",
                 e.awsErrorDetails().errorMessage());
-        assertSqsError(SqsException.class, MISSING_PARAMETER, 400,
-                () -> sqs().sendMessage(r -> r.queueUrl(url)));
-        assertSqsError(QueueDoesNotExistException.class, NON_EXISTENT_QUEUE, 400,
+        assertSqsError(SqsException.class, MISSING_PARAMETER, 400, () -> sqs().sendMessage(r -> r.queueUrl(url)));
+        assertSqsError(
+                QueueDoesNotExistException.class,
+                NON_EXISTENT_QUEUE,
+                400,
                 () -> sqs().getQueueUrl(r -> r.queueName(BrokerExtension.uniqueName("nosuch"))));
 
         // Over Query the codes are unchanged, and a missing queue is worded as SQS words it there.
-        Element queryGone = queryError(http.query("Action", "GetQueueUrl", "QueueName", BrokerExtension.uniqueName("nosuch")),
-                400, NON_EXISTENT_QUEUE);
+        Element queryGone = queryError(
+                http.query("Action", "GetQueueUrl", "QueueName", BrokerExtension.uniqueName("nosuch")),
+                400,
+                NON_EXISTENT_QUEUE);
         assertEquals("The specified queue does not exist for this wsdl version.", text(queryGone, "Message"));
-        Element queryTooMany = queryError(http.query("Action", "ReceiveMessage", "QueueUrl", url, "MaxNumberOfMessages", "11"),
-                400, INVALID_PARAMETER_VALUE);
-        assertEquals("Value 11 for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.",
+        Element queryTooMany = queryError(
+                http.query("Action", "ReceiveMessage", "QueueUrl", url, "MaxNumberOfMessages", "11"),
+                400,
+                INVALID_PARAMETER_VALUE);
+        assertEquals(
+                "Value 11 for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.",
                 text(queryTooMany, "Message"));
         queryError(http.query("Action", "SendMessage", "QueueUrl", url), 400, MISSING_PARAMETER);
     }
@@ -136,33 +174,64 @@ class RecordedSqsBehaviourTest {
         for (String b : List.of("a1", "a2", "a3")) {
             sqs().sendMessage(r -> r.queueUrl(url).messageBody(b).messageGroupId("A"));
         }
-        List<Message> got = sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(2).visibilityTimeout(60))
+        List<Message> got = sqs().receiveMessage(
+                        r -> r.queueUrl(url).maxNumberOfMessages(2).visibilityTimeout(60))
                 .messages();
         assertEquals(List.of("a1", "a2"), bodies(got));
         awaitAttribute(broker, url, "ApproximateNumberOfMessagesNotVisible", "2");
         awaitAttribute(broker, url, "ApproximateNumberOfMessages", "1");
-        assertTrue(sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages().isEmpty(),
+        assertTrue(
+                sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10))
+                        .messages()
+                        .isEmpty(),
                 "the group is blocked while any of its messages is in flight");
 
         // Releasing the later message releases the group; it comes back from its head, in order.
-        sqs().changeMessageVisibility(r -> r.queueUrl(url).receiptHandle(got.get(1).receiptHandle()).visibilityTimeout(0));
+        sqs().changeMessageVisibility(r ->
+                r.queueUrl(url).receiptHandle(got.get(1).receiptHandle()).visibilityTimeout(0));
         awaitAttribute(broker, url, "ApproximateNumberOfMessagesNotVisible", "0");
         awaitAttribute(broker, url, "ApproximateNumberOfMessages", "3");
-        List<Message> again = sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).visibilityTimeout(60))
+        List<Message> again = sqs().receiveMessage(
+                        r -> r.queueUrl(url).maxNumberOfMessages(10).visibilityTimeout(60))
                 .messages();
         assertEquals(List.of("a1", "a2", "a3"), bodies(again));
 
         // The same over Query: ChangeMessageVisibility on the first releases all three.
-        queryOk(http.query("Action", "ChangeMessageVisibility", "QueueUrl", url,
-                "ReceiptHandle", again.get(0).receiptHandle(), "VisibilityTimeout", "0"), "ChangeMessageVisibility");
-        Element result = child(queryOk(http.query("Action", "ReceiveMessage", "QueueUrl", url,
-                "MaxNumberOfMessages", "10", "VisibilityTimeout", "1"), "ReceiveMessage"), "ReceiveMessageResult");
-        assertEquals(List.of("a1", "a2", "a3"),
+        queryOk(
+                http.query(
+                        "Action",
+                        "ChangeMessageVisibility",
+                        "QueueUrl",
+                        url,
+                        "ReceiptHandle",
+                        again.get(0).receiptHandle(),
+                        "VisibilityTimeout",
+                        "0"),
+                "ChangeMessageVisibility");
+        Element result = child(
+                queryOk(
+                        http.query(
+                                "Action",
+                                "ReceiveMessage",
+                                "QueueUrl",
+                                url,
+                                "MaxNumberOfMessages",
+                                "10",
+                                "VisibilityTimeout",
+                                "1"),
+                        "ReceiveMessage"),
+                "ReceiveMessageResult");
+        assertEquals(
+                List.of("a1", "a2", "a3"),
                 children(result, "Message").stream().map(m -> text(m, "Body")).toList());
         // ... and the timeout expiring does too.
-        List<Message> afterExpiry = await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
-                .until(() -> sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).visibilityTimeout(0))
-                        .messages(), list -> !list.isEmpty());
+        List<Message> afterExpiry = await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(100))
+                .until(
+                        () -> sqs().receiveMessage(r ->
+                                        r.queueUrl(url).maxNumberOfMessages(10).visibilityTimeout(0))
+                                .messages(),
+                        list -> !list.isEmpty());
         assertEquals(List.of("a1", "a2", "a3"), bodies(afterExpiry));
     }
 
@@ -173,11 +242,29 @@ class RecordedSqsBehaviourTest {
             sqs().sendMessage(r -> r.queueUrl(url).messageBody(b).messageGroupId("A"));
         }
         for (int i = 0; i < 3; i++) {
-            assertEquals(List.of("a1", "a2", "a3"), bodies(sqs().receiveMessage(r -> r.queueUrl(url)
-                    .maxNumberOfMessages(10).visibilityTimeout(0)).messages()));
-            Element result = child(queryOk(http.query("Action", "ReceiveMessage", "QueueUrl", url,
-                    "MaxNumberOfMessages", "2", "VisibilityTimeout", "0"), "ReceiveMessage"), "ReceiveMessageResult");
-            assertEquals(List.of("a1", "a2"), children(result, "Message").stream().map(m -> text(m, "Body")).toList());
+            assertEquals(
+                    List.of("a1", "a2", "a3"),
+                    bodies(sqs().receiveMessage(
+                                    r -> r.queueUrl(url).maxNumberOfMessages(10).visibilityTimeout(0))
+                            .messages()));
+            Element result = child(
+                    queryOk(
+                            http.query(
+                                    "Action",
+                                    "ReceiveMessage",
+                                    "QueueUrl",
+                                    url,
+                                    "MaxNumberOfMessages",
+                                    "2",
+                                    "VisibilityTimeout",
+                                    "0"),
+                            "ReceiveMessage"),
+                    "ReceiveMessageResult");
+            assertEquals(
+                    List.of("a1", "a2"),
+                    children(result, "Message").stream()
+                            .map(m -> text(m, "Body"))
+                            .toList());
         }
         awaitAttribute(broker, url, "ApproximateNumberOfMessagesNotVisible", "0");
         awaitAttribute(broker, url, "ApproximateNumberOfMessages", "3");
@@ -189,27 +276,58 @@ class RecordedSqsBehaviourTest {
     void changeVisibilityWithTheLatestHandleAfterTheTimeoutSucceedsOnAStandardQueue() {
         String url = broker.createQueue("latecmv");
         sqs().sendMessage(r -> r.queueUrl(url).messageBody("late"));
-        Message m = sqs().receiveMessage(r -> r.queueUrl(url).visibilityTimeout(1)).messages().get(0);
+        Message m = sqs().receiveMessage(r -> r.queueUrl(url).visibilityTimeout(1))
+                .messages()
+                .get(0);
         awaitAttribute(broker, url, "ApproximateNumberOfMessages", "1"); // visible again, not received again
-        sqs().changeMessageVisibility(r -> r.queueUrl(url).receiptHandle(m.receiptHandle()).visibilityTimeout(60));
+        sqs().changeMessageVisibility(
+                        r -> r.queueUrl(url).receiptHandle(m.receiptHandle()).visibilityTimeout(60));
         awaitAttribute(broker, url, "ApproximateNumberOfMessagesNotVisible", "1");
         assertTrue(sqs().receiveMessage(r -> r.queueUrl(url)).messages().isEmpty(), "invisible for the new timeout");
         // over Query, back to visible at once
-        queryOk(http.query("Action", "ChangeMessageVisibility", "QueueUrl", url,
-                "ReceiptHandle", m.receiptHandle(), "VisibilityTimeout", "0"), "ChangeMessageVisibility");
-        Message again = sqs().receiveMessage(r -> r.queueUrl(url).visibilityTimeout(1)
-                .messageSystemAttributeNamesWithStrings("ApproximateReceiveCount")).messages().get(0);
+        queryOk(
+                http.query(
+                        "Action",
+                        "ChangeMessageVisibility",
+                        "QueueUrl",
+                        url,
+                        "ReceiptHandle",
+                        m.receiptHandle(),
+                        "VisibilityTimeout",
+                        "0"),
+                "ChangeMessageVisibility");
+        Message again = sqs().receiveMessage(r -> r.queueUrl(url)
+                        .visibilityTimeout(1)
+                        .messageSystemAttributeNamesWithStrings("ApproximateReceiveCount"))
+                .messages()
+                .get(0);
         assertEquals("2", again.attributesAsStrings().get("ApproximateReceiveCount"));
         // the handle of the earlier receive is now outdated
-        assertSqsError(SqsException.class, INVALID_PARAMETER_VALUE, 400,
-                () -> sqs().changeMessageVisibility(r -> r.queueUrl(url).receiptHandle(m.receiptHandle()).visibilityTimeout(5)));
+        assertSqsError(
+                SqsException.class,
+                INVALID_PARAMETER_VALUE,
+                400,
+                () -> sqs().changeMessageVisibility(r ->
+                        r.queueUrl(url).receiptHandle(m.receiptHandle()).visibilityTimeout(5)));
         // a FIFO handle expires with its timeout
         String fifo = createFifoQueue(broker, "latefifo", Map.of("ContentBasedDeduplication", "true"));
         sqs().sendMessage(r -> r.queueUrl(fifo).messageBody("f").messageGroupId("g"));
-        Message f = sqs().receiveMessage(r -> r.queueUrl(fifo).visibilityTimeout(1)).messages().get(0);
+        Message f = sqs().receiveMessage(r -> r.queueUrl(fifo).visibilityTimeout(1))
+                .messages()
+                .get(0);
         awaitAttribute(broker, fifo, "ApproximateNumberOfMessages", "1");
-        queryError(http.query("Action", "ChangeMessageVisibility", "QueueUrl", fifo,
-                "ReceiptHandle", f.receiptHandle(), "VisibilityTimeout", "5"), 400, "AWS.SimpleQueueService.MessageNotInflight");
+        queryError(
+                http.query(
+                        "Action",
+                        "ChangeMessageVisibility",
+                        "QueueUrl",
+                        fifo,
+                        "ReceiptHandle",
+                        f.receiptHandle(),
+                        "VisibilityTimeout",
+                        "5"),
+                400,
+                "AWS.SimpleQueueService.MessageNotInflight");
     }
 
     // ------------------------------------------------------------------ group ids on standard queues
@@ -218,27 +336,40 @@ class RecordedSqsBehaviourTest {
     void standardQueuesValidateAndReturnAMessageGroupId() {
         String url = broker.createQueue("fair");
         sqs().sendMessage(r -> r.queueUrl(url).messageBody("fair").messageGroupId("tenant-1"));
-        Message m = sqs().receiveMessage(r -> r.queueUrl(url).visibilityTimeout(0)
-                .messageSystemAttributeNamesWithStrings("MessageGroupId")).messages().get(0);
+        Message m = sqs().receiveMessage(r ->
+                        r.queueUrl(url).visibilityTimeout(0).messageSystemAttributeNamesWithStrings("MessageGroupId"))
+                .messages()
+                .get(0);
         assertEquals("tenant-1", m.attributesAsStrings().get("MessageGroupId"));
-        Element result = child(queryOk(http.query("Action", "ReceiveMessage", "QueueUrl", url,
-                "AttributeName.1", "All"), "ReceiveMessage"), "ReceiveMessageResult");
+        Element result = child(
+                queryOk(
+                        http.query("Action", "ReceiveMessage", "QueueUrl", url, "AttributeName.1", "All"),
+                        "ReceiveMessage"),
+                "ReceiveMessageResult");
         boolean found = children(child(result, "Message"), "Attribute").stream()
-                .anyMatch(a -> text(a, "Name").equals("MessageGroupId") && text(a, "Value").equals("tenant-1"));
+                .anyMatch(a -> text(a, "Name").equals("MessageGroupId")
+                        && text(a, "Value").equals("tenant-1"));
         assertTrue(found, "MessageGroupId among the system attributes over Query");
 
         for (String bad : List.of("", "x".repeat(129), "with space", "tab\t")) {
-            assertSqsError(SqsException.class, INVALID_PARAMETER_VALUE, 400,
-                    () -> sqs().sendMessage(r -> r.queueUrl(url).messageBody("b").messageGroupId(bad)));
-            queryError(http.query("Action", "SendMessage", "QueueUrl", url, "MessageBody", "b", "MessageGroupId", bad),
-                    400, INVALID_PARAMETER_VALUE);
+            assertSqsError(
+                    SqsException.class,
+                    INVALID_PARAMETER_VALUE,
+                    400,
+                    () -> sqs().sendMessage(
+                                    r -> r.queueUrl(url).messageBody("b").messageGroupId(bad)));
+            queryError(
+                    http.query("Action", "SendMessage", "QueueUrl", url, "MessageBody", "b", "MessageGroupId", bad),
+                    400,
+                    INVALID_PARAMETER_VALUE);
         }
         sqs().sendMessage(r -> r.queueUrl(url).messageBody("max").messageGroupId("!~".repeat(64)));
         // without a group id, nothing is reported
         String plain = broker.createQueue("plain");
         sqs().sendMessage(r -> r.queueUrl(plain).messageBody("p"));
         Message p = sqs().receiveMessage(r -> r.queueUrl(plain).messageSystemAttributeNamesWithStrings("All"))
-                .messages().get(0);
+                .messages()
+                .get(0);
         assertFalse(p.attributesAsStrings().containsKey("MessageGroupId"));
     }
 
@@ -248,21 +379,52 @@ class RecordedSqsBehaviourTest {
     void awsTraceHeaderIsStoredAndReturned() {
         String url = broker.createQueue("trace");
         String header = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1";
-        SendMessageResponse sent = sqs().sendMessage(r -> r.queueUrl(url).messageBody("traced")
-                .messageSystemAttributes(Map.of(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
-                        MessageSystemAttributeValue.builder().dataType("String").stringValue(header).build())));
-        assertTrue(sent.md5OfMessageSystemAttributes() != null && !sent.md5OfMessageSystemAttributes().isEmpty());
-        Message m = sqs().receiveMessage(r -> r.queueUrl(url).visibilityTimeout(0)
-                .messageSystemAttributeNamesWithStrings("AWSTraceHeader")).messages().get(0);
+        SendMessageResponse sent = sqs().sendMessage(r -> r.queueUrl(url)
+                .messageBody("traced")
+                .messageSystemAttributes(Map.of(
+                        MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
+                        MessageSystemAttributeValue.builder()
+                                .dataType("String")
+                                .stringValue(header)
+                                .build())));
+        assertTrue(sent.md5OfMessageSystemAttributes() != null
+                && !sent.md5OfMessageSystemAttributes().isEmpty());
+        Message m = sqs().receiveMessage(r ->
+                        r.queueUrl(url).visibilityTimeout(0).messageSystemAttributeNamesWithStrings("AWSTraceHeader"))
+                .messages()
+                .get(0);
         assertEquals(header, m.attributesAsStrings().get("AWSTraceHeader"));
 
-        Element sentQuery = child(queryOk(http.query("Action", "SendMessage", "QueueUrl", url, "MessageBody", "q",
-                "MessageSystemAttribute.1.Name", "AWSTraceHeader",
-                "MessageSystemAttribute.1.Value.DataType", "String",
-                "MessageSystemAttribute.1.Value.StringValue", header), "SendMessage"), "SendMessageResult");
+        Element sentQuery = child(
+                queryOk(
+                        http.query(
+                                "Action",
+                                "SendMessage",
+                                "QueueUrl",
+                                url,
+                                "MessageBody",
+                                "q",
+                                "MessageSystemAttribute.1.Name",
+                                "AWSTraceHeader",
+                                "MessageSystemAttribute.1.Value.DataType",
+                                "String",
+                                "MessageSystemAttribute.1.Value.StringValue",
+                                header),
+                        "SendMessage"),
+                "SendMessageResult");
         assertEquals(sent.md5OfMessageSystemAttributes(), text(sentQuery, "MD5OfMessageSystemAttributes"));
-        Element result = child(queryOk(http.query("Action", "ReceiveMessage", "QueueUrl", url,
-                "MaxNumberOfMessages", "10", "MessageSystemAttributeName.1", "AWSTraceHeader"), "ReceiveMessage"),
+        Element result = child(
+                queryOk(
+                        http.query(
+                                "Action",
+                                "ReceiveMessage",
+                                "QueueUrl",
+                                url,
+                                "MaxNumberOfMessages",
+                                "10",
+                                "MessageSystemAttributeName.1",
+                                "AWSTraceHeader"),
+                        "ReceiveMessage"),
                 "ReceiveMessageResult");
         List<Element> messages = children(result, "Message");
         assertEquals(2, messages.size());
@@ -272,11 +434,18 @@ class RecordedSqsBehaviourTest {
             assertEquals(header, text(attribute, "Value"));
         }
         // a binary trace header is refused
-        assertSqsError(SqsException.class, INVALID_PARAMETER_VALUE, 400,
-                () -> sqs().sendMessage(r -> r.queueUrl(url).messageBody("b")
-                        .messageSystemAttributes(Map.of(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
-                                MessageSystemAttributeValue.builder().dataType("Binary")
-                                        .binaryValue(SdkBytes.fromUtf8String("x")).build()))));
+        assertSqsError(
+                SqsException.class,
+                INVALID_PARAMETER_VALUE,
+                400,
+                () -> sqs().sendMessage(r -> r.queueUrl(url)
+                        .messageBody("b")
+                        .messageSystemAttributes(Map.of(
+                                MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
+                                MessageSystemAttributeValue.builder()
+                                        .dataType("Binary")
+                                        .binaryValue(SdkBytes.fromUtf8String("x"))
+                                        .build()))));
     }
 
     // ------------------------------------------------------------------ SSE attributes
@@ -287,17 +456,23 @@ class RecordedSqsBehaviourTest {
         assertFalse(broker.attributes(sqsManaged).containsKey("KmsDataKeyReusePeriodSeconds"));
         assertEquals("true", broker.attribute(sqsManaged, "SqsManagedSseEnabled"));
         String periodOnly = broker.createQueue("sseperiod", Map.of("KmsDataKeyReusePeriodSeconds", "600"));
-        assertFalse(broker.attributes(periodOnly).containsKey("KmsDataKeyReusePeriodSeconds"),
+        assertFalse(
+                broker.attributes(periodOnly).containsKey("KmsDataKeyReusePeriodSeconds"),
                 "no key, no SSE-KMS, nothing to show");
         String kms = broker.createQueue("ssekms", Map.of("KmsMasterKeyId", "alias/aws/sqs"));
         Map<String, String> all = broker.attributes(kms);
         assertEquals("300", all.get("KmsDataKeyReusePeriodSeconds"));
         assertEquals("alias/aws/sqs", all.get("KmsMasterKeyId"));
-        Element attrs = child(queryOk(http.query("Action", "GetQueueAttributes", "QueueUrl", periodOnly,
-                "AttributeName.1", "All"), "GetQueueAttributes"), "GetQueueAttributesResult");
-        assertTrue(children(attrs, "Attribute").stream().noneMatch(a -> text(a, "Name").equals("KmsDataKeyReusePeriodSeconds")));
+        Element attrs = child(
+                queryOk(
+                        http.query("Action", "GetQueueAttributes", "QueueUrl", periodOnly, "AttributeName.1", "All"),
+                        "GetQueueAttributes"),
+                "GetQueueAttributesResult");
+        assertTrue(children(attrs, "Attribute").stream()
+                .noneMatch(a -> text(a, "Name").equals("KmsDataKeyReusePeriodSeconds")));
         // naming a key later turns it on, with the period given before
-        sqs().setQueueAttributes(r -> r.queueUrl(periodOnly).attributesWithStrings(Map.of("KmsMasterKeyId", "alias/k")));
+        sqs().setQueueAttributes(
+                        r -> r.queueUrl(periodOnly).attributesWithStrings(Map.of("KmsMasterKeyId", "alias/k")));
         assertEquals("600", broker.attributes(periodOnly).get("KmsDataKeyReusePeriodSeconds"));
     }
 
@@ -306,17 +481,26 @@ class RecordedSqsBehaviourTest {
     @Test
     void queryOverGetWorksAsAPost() {
         String name = BrokerExtension.uniqueName("getq");
-        Element created = child(queryOk(get("/?Action=CreateQueue&Version=2012-11-05&QueueName=" + name), "CreateQueue"),
+        Element created = child(
+                queryOk(get("/?Action=CreateQueue&Version=2012-11-05&QueueName=" + name), "CreateQueue"),
                 "CreateQueueResult");
         String url = text(created, "QueueUrl");
-        queryOk(get("/?Action=SendMessage&Version=2012-11-05&QueueUrl=" + enc(url) + "&MessageBody=" + enc("via get & more")),
+        queryOk(
+                get("/?Action=SendMessage&Version=2012-11-05&QueueUrl=" + enc(url) + "&MessageBody="
+                        + enc("via get & more")),
                 "SendMessage");
         // the queue URL's path stands for QueueUrl
-        Element result = child(queryOk(get("/" + BrokerExtension.ACCOUNT + "/" + name
-                + "?Action=ReceiveMessage&Version=2012-11-05&VisibilityTimeout=0"), "ReceiveMessage"), "ReceiveMessageResult");
+        Element result = child(
+                queryOk(
+                        get("/" + BrokerExtension.ACCOUNT + "/" + name
+                                + "?Action=ReceiveMessage&Version=2012-11-05&VisibilityTimeout=0"),
+                        "ReceiveMessage"),
+                "ReceiveMessageResult");
         assertEquals("via get & more", text(child(result, "Message"), "Body"));
-        queryError(get("/?Action=GetQueueUrl&Version=2012-11-05&QueueName=" + BrokerExtension.uniqueName("none")),
-                400, NON_EXISTENT_QUEUE);
+        queryError(
+                get("/?Action=GetQueueUrl&Version=2012-11-05&QueueName=" + BrokerExtension.uniqueName("none")),
+                400,
+                NON_EXISTENT_QUEUE);
         queryError(get("/?Action=Frobnicate&Version=2012-11-05"), 400, "InvalidAction");
         queryError(get("/"), 400, "InvalidAction");
         queryError(get("/?Version=2012-11-05"), 400, "InvalidAction");
@@ -330,38 +514,80 @@ class RecordedSqsBehaviourTest {
     @Test
     void jsonStringsWithControlCharactersAndEntitiesRoundTripExactly() {
         String url = broker.createQueue("jsonstr");
-        String body = "tab\there\r\nCRLF\rCR \"quoted\" back\\slash /slash &amp; &lt;x&gt; <y> ' \u00e9\u20ac\uD83D\uDE00 \u007f";
+        String body =
+                "tab\there\r\nCRLF\rCR \"quoted\" back\\slash /slash &amp; &lt;x&gt; <y> ' \u00e9\u20ac\uD83D\uDE00 \u007f";
         String value = "\t&quot;<v>\r\n";
-        HttpResponse<String> sent = http.json("AmazonSQS.SendMessage", new JsonObject().put("QueueUrl", url)
-                .put("MessageBody", body)
-                .put("MessageAttributes", new JsonObject().put("k", new JsonObject()
-                        .put("DataType", "String").put("StringValue", value))).encode());
+        HttpResponse<String> sent = http.json(
+                "AmazonSQS.SendMessage",
+                new JsonObject()
+                        .put("QueueUrl", url)
+                        .put("MessageBody", body)
+                        .put(
+                                "MessageAttributes",
+                                new JsonObject()
+                                        .put(
+                                                "k",
+                                                new JsonObject()
+                                                        .put("DataType", "String")
+                                                        .put("StringValue", value)))
+                        .encode());
         assertEquals(200, sent.statusCode(), sent.body());
         // raw escapes as another JSON writer might put them
-        HttpResponse<String> escaped = http.json("AmazonSQS.SendMessage", "{\"QueueUrl\":\"" + url
-                + "\",\"MessageBody\":\"\\u0009\\u000d\\u000a\\u0026\\u003c\\u00e9\\ud83d\\ude00\\/\"}");
+        HttpResponse<String> escaped = http.json(
+                "AmazonSQS.SendMessage",
+                "{\"QueueUrl\":\"" + url
+                        + "\",\"MessageBody\":\"\\u0009\\u000d\\u000a\\u0026\\u003c\\u00e9\\ud83d\\ude00\\/\"}");
         assertEquals(200, escaped.statusCode(), escaped.body());
 
-        HttpResponse<String> received = http.json("AmazonSQS.ReceiveMessage", new JsonObject().put("QueueUrl", url)
-                .put("MaxNumberOfMessages", 10).put("VisibilityTimeout", 0)
-                .put("MessageAttributeNames", new JsonArray().add("All")).encode());
+        HttpResponse<String> received = http.json(
+                "AmazonSQS.ReceiveMessage",
+                new JsonObject()
+                        .put("QueueUrl", url)
+                        .put("MaxNumberOfMessages", 10)
+                        .put("VisibilityTimeout", 0)
+                        .put("MessageAttributeNames", new JsonArray().add("All"))
+                        .encode());
         assertEquals(200, received.statusCode(), received.body());
         JsonArray messages = new JsonObject(received.body()).getJsonArray("Messages");
         assertEquals(2, messages.size());
-        List<String> bodies = messages.stream().map(o -> ((JsonObject) o).getString("Body")).toList();
+        List<String> bodies =
+                messages.stream().map(o -> ((JsonObject) o).getString("Body")).toList();
         assertTrue(bodies.contains(body), () -> "round trip of " + body + " gave " + bodies);
         assertTrue(bodies.contains("\t\r\n&<\u00e9\uD83D\uDE00/"), () -> "escapes decoded: " + bodies);
-        JsonObject withAttribute = messages.stream().map(o -> (JsonObject) o)
-                .filter(o -> o.getString("Body").equals(body)).findFirst().orElseThrow();
-        assertEquals(value, withAttribute.getJsonObject("MessageAttributes").getJsonObject("k").getString("StringValue"));
+        JsonObject withAttribute = messages.stream()
+                .map(o -> (JsonObject) o)
+                .filter(o -> o.getString("Body").equals(body))
+                .findFirst()
+                .orElseThrow();
+        assertEquals(
+                value,
+                withAttribute
+                        .getJsonObject("MessageAttributes")
+                        .getJsonObject("k")
+                        .getString("StringValue"));
         assertEquals(SqsAssert.md5OfBody(body), withAttribute.getString("MD5OfBody"));
 
         // the SDK and the Query protocol see the same characters
-        List<String> viaSdk = bodies(sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).visibilityTimeout(0))
+        List<String> viaSdk = bodies(sqs().receiveMessage(
+                        r -> r.queueUrl(url).maxNumberOfMessages(10).visibilityTimeout(0))
                 .messages());
         assertTrue(viaSdk.contains(body));
-        Element result = child(queryOk(http.query("Action", "ReceiveMessage", "QueueUrl", url,
-                "MaxNumberOfMessages", "10", "VisibilityTimeout", "0"), "ReceiveMessage"), "ReceiveMessageResult");
-        assertTrue(children(result, "Message").stream().map(m -> text(m, "Body")).toList().contains(body));
+        Element result = child(
+                queryOk(
+                        http.query(
+                                "Action",
+                                "ReceiveMessage",
+                                "QueueUrl",
+                                url,
+                                "MaxNumberOfMessages",
+                                "10",
+                                "VisibilityTimeout",
+                                "0"),
+                        "ReceiveMessage"),
+                "ReceiveMessageResult");
+        assertTrue(children(result, "Message").stream()
+                .map(m -> text(m, "Body"))
+                .toList()
+                .contains(body));
     }
 }

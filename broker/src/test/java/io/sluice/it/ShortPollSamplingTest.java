@@ -1,20 +1,19 @@
 package io.sluice.it;
 
+import static io.sluice.it.SqsAssert.awaitAttribute;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
-
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-import java.util.stream.IntStream;
-
-import static io.sluice.it.SqsAssert.awaitAttribute;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Short polls with weighted random sampling ON, 8 partitions per queue. */
 @Timeout(30)
@@ -30,10 +29,13 @@ class ShortPollSamplingTest {
     private void send20(String url) {
         for (int batch = 0; batch < 2; batch++) {
             int b = batch;
-            sqs().sendMessageBatch(r -> r.queueUrl(url).entries(IntStream.range(0, 10)
-                    .mapToObj(i -> SendMessageBatchRequestEntry.builder()
-                            .id("m" + i).messageBody("msg-" + b + "-" + i).build())
-                    .toList()));
+            sqs().sendMessageBatch(r -> r.queueUrl(url)
+                    .entries(IntStream.range(0, 10)
+                            .mapToObj(i -> SendMessageBatchRequestEntry.builder()
+                                    .id("m" + i)
+                                    .messageBody("msg-" + b + "-" + i)
+                                    .build())
+                            .toList()));
         }
         awaitAttribute(broker, url, "ApproximateNumberOfMessages", "20");
     }
@@ -47,7 +49,8 @@ class ShortPollSamplingTest {
         int polls = 0;
         int emptyPolls = 0;
         while (seen.size() < 20 && polls < 300) {
-            List<Message> got = sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(0))
+            List<Message> got = sqs().receiveMessage(
+                            r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(0))
                     .messages();
             polls++;
             if (got.isEmpty()) {
@@ -58,8 +61,11 @@ class ShortPollSamplingTest {
                 sqs().deleteMessage(r -> r.queueUrl(url).receiptHandle(m.receiptHandle()));
             }
         }
-        assertEquals(20, seen.size(), "after " + polls + " short polls (" + emptyPolls + " empty) only "
-                + seen.size() + " of 20 messages were seen");
+        assertEquals(
+                20,
+                seen.size(),
+                "after " + polls + " short polls (" + emptyPolls + " empty) only " + seen.size()
+                        + " of 20 messages were seen");
         awaitAttribute(broker, url, "ApproximateNumberOfMessages", "0");
         awaitAttribute(broker, url, "ApproximateNumberOfMessagesNotVisible", "0");
     }
@@ -76,10 +82,12 @@ class ShortPollSamplingTest {
         for (int i = 0; i < 1000; i++) {
             String body = "lone-" + i;
             sqs().sendMessage(r -> r.queueUrl(url).messageBody(body));
-            List<Message> got = sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(0)).messages();
+            List<Message> got = sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(0))
+                    .messages();
             if (got.isEmpty()) {
                 // a false empty: a long poll asks every partition
-                got = sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(1)).messages();
+                got = sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(1))
+                        .messages();
             } else {
                 found++;
             }
@@ -98,8 +106,12 @@ class ShortPollSamplingTest {
         int short10 = 0;
         for (int i = 0; i < 50; i++) {
             // Each partition holds two or three; a poll asks half of them, then puts the messages back.
-            int got = sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).visibilityTimeout(0)
-                    .waitTimeSeconds(0)).messages().size();
+            int got = sqs().receiveMessage(r -> r.queueUrl(url)
+                            .maxNumberOfMessages(10)
+                            .visibilityTimeout(0)
+                            .waitTimeSeconds(0))
+                    .messages()
+                    .size();
             assertTrue(got <= 10);
             if (got < 10) {
                 short10++;
@@ -113,7 +125,8 @@ class ShortPollSamplingTest {
         String url = broker.createQueue("max");
         send20(url);
         for (int i = 0; i < 20; i++) {
-            List<Message> got = sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(3).visibilityTimeout(0))
+            List<Message> got = sqs().receiveMessage(
+                            r -> r.queueUrl(url).maxNumberOfMessages(3).visibilityTimeout(0))
                     .messages();
             assertTrue(got.size() <= 3, "got " + got.size());
         }
@@ -124,7 +137,8 @@ class ShortPollSamplingTest {
         String url = broker.createQueue("long");
         sqs().sendMessage(r -> r.queueUrl(url).messageBody("single"));
         long start = System.nanoTime();
-        List<Message> got = sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(5)).messages();
+        List<Message> got =
+                sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(5)).messages();
         long took = (System.nanoTime() - start) / 1_000_000;
         assertEquals(1, got.size());
         assertTrue(took < 2000, "a long poll must query every partition and answer at once; took " + took + " ms");

@@ -49,7 +49,8 @@ class SigV4AuthTest {
     private static final String SECRET = "s3cr3t/with+chars";
 
     @RegisterExtension
-    static final BrokerExtension broker = new BrokerExtension("--credentials", KEY + ":" + SECRET + ", AKIDSECOND:other");
+    static final BrokerExtension broker =
+            new BrokerExtension("--credentials", KEY + ":" + SECRET + ", AKIDSECOND:other");
 
     private static SqsClient signed;
     private static RawHttp raw;
@@ -83,9 +84,11 @@ class SigV4AuthTest {
 
     @Test
     void correctlySignedSdkRequestsAreServed() {
-        String url = signed.createQueue(r -> r.queueName(BrokerExtension.uniqueName("auth"))).queueUrl();
+        String url = signed.createQueue(r -> r.queueName(BrokerExtension.uniqueName("auth")))
+                .queueUrl();
         signed.sendMessage(r -> r.queueUrl(url).messageBody("signed"));
-        List<Message> got = signed.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(2)).messages();
+        List<Message> got =
+                signed.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(2)).messages();
         assertEquals("signed", got.get(0).body());
         signed.deleteMessage(r -> r.queueUrl(url).receiptHandle(got.get(0).receiptHandle()));
         // The second configured key works too.
@@ -113,7 +116,8 @@ class SigV4AuthTest {
         RawHttp.queryError(raw.query("Action", "ListQueues"), 403, "MissingAuthenticationToken");
         HttpResponse<String> json = raw.json("AmazonSQS.ListQueues", "{}");
         assertEquals(403, json.statusCode());
-        assertTrue(json.headers().firstValue("x-amzn-query-error").orElse("").startsWith("MissingAuthenticationToken;"),
+        assertTrue(
+                json.headers().firstValue("x-amzn-query-error").orElse("").startsWith("MissingAuthenticationToken;"),
                 json.headers().map().toString());
     }
 
@@ -131,18 +135,20 @@ class SigV4AuthTest {
     @Test
     void signedQueryRequestsAreServedAndTamperingIsDetected() {
         String body = RawHttp.form("Action", "ListQueues", "Version", "2012-11-05");
-        RawHttp.queryOk(raw.send(signedPost(body, body, r -> { })), "ListQueues");
+        RawHttp.queryOk(raw.send(signedPost(body, body, r -> {})), "ListQueues");
         // The body changed after signing: same headers, other content.
         String tampered = RawHttp.form("Action", "ListQueues", "Version", "2012-11-05", "QueueNamePrefix", "x");
-        RawHttp.queryError(raw.send(signedPost(body, tampered, r -> { })), 403, "SignatureDoesNotMatch");
+        RawHttp.queryError(raw.send(signedPost(body, tampered, r -> {})), 403, "SignatureDoesNotMatch");
     }
 
     @Test
     void aSignatureOlderThanFifteenMinutesIsRefused() {
         String body = RawHttp.form("Action", "ListQueues", "Version", "2012-11-05");
         Clock twentyMinutesAgo = Clock.fixed(Instant.now().minus(Duration.ofMinutes(20)), ZoneOffset.UTC);
-        String message = RawHttp.queryErrorMessage(raw.send(signedPost(body, body,
-                r -> r.putProperty(AwsV4HttpSigner.SIGNING_CLOCK, twentyMinutesAgo))), 403, "SignatureDoesNotMatch");
+        String message = RawHttp.queryErrorMessage(
+                raw.send(signedPost(body, body, r -> r.putProperty(AwsV4HttpSigner.SIGNING_CLOCK, twentyMinutesAgo))),
+                403,
+                "SignatureDoesNotMatch");
         assertTrue(message.startsWith("Signature expired"), message);
     }
 
@@ -158,7 +164,8 @@ class SigV4AuthTest {
         if (altered.equals(good.uri().toString())) {
             altered = good.uri().toString().replaceAll("X-Amz-Signature=[0-9a-f]", "X-Amz-Signature=1");
         }
-        RawHttp.queryError(raw.send(HttpRequest.newBuilder(URI.create(altered)).GET().build()), 403, "SignatureDoesNotMatch");
+        RawHttp.queryError(
+                raw.send(HttpRequest.newBuilder(URI.create(altered)).GET().build()), 403, "SignatureDoesNotMatch");
     }
 
     @Test
@@ -168,8 +175,8 @@ class SigV4AuthTest {
     }
 
     /** A Query POST signed (by the SDK's signer) over {@code signedBody}, sending {@code sentBody}. */
-    private static HttpRequest signedPost(String signedBody, String sentBody,
-                                          Consumer<SignRequest.Builder<AwsCredentialsIdentity>> extra) {
+    private static HttpRequest signedPost(
+            String signedBody, String sentBody, Consumer<SignRequest.Builder<AwsCredentialsIdentity>> extra) {
         SdkHttpRequest request = SdkHttpRequest.builder()
                 .method(SdkHttpMethod.POST)
                 .uri(URI.create(broker.baseUrl() + "/"))
@@ -194,14 +201,14 @@ class SigV4AuthTest {
                 .method(SdkHttpMethod.GET)
                 .uri(URI.create(broker.baseUrl() + "/?" + query))
                 .build();
-        SignedRequest s = AwsV4HttpSigner.create().sign(r -> r
-                .identity(AwsCredentialsIdentity.create(KEY, SECRET))
-                .request(request)
-                .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "sqs")
-                .putProperty(AwsV4HttpSigner.REGION_NAME, "us-east-1")
-                .putProperty(AwsV4HttpSigner.AUTH_LOCATION, AuthLocation.QUERY_STRING)
-                .putProperty(AwsV4HttpSigner.EXPIRATION_DURATION, expires)
-                .putProperty(AwsV4HttpSigner.SIGNING_CLOCK, clock));
+        SignedRequest s = AwsV4HttpSigner.create()
+                .sign(r -> r.identity(AwsCredentialsIdentity.create(KEY, SECRET))
+                        .request(request)
+                        .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "sqs")
+                        .putProperty(AwsV4HttpSigner.REGION_NAME, "us-east-1")
+                        .putProperty(AwsV4HttpSigner.AUTH_LOCATION, AuthLocation.QUERY_STRING)
+                        .putProperty(AwsV4HttpSigner.EXPIRATION_DURATION, expires)
+                        .putProperty(AwsV4HttpSigner.SIGNING_CLOCK, clock));
         HttpRequest.Builder b = HttpRequest.newBuilder(s.request().getUri()).GET();
         copyHeaders(s.request(), b);
         return b.build();

@@ -1,12 +1,12 @@
 package io.sluice.it;
 
-import org.awaitility.core.ConditionTimeoutException;
-import org.junit.jupiter.api.function.Executable;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
-import software.amazon.awssdk.services.sqs.model.ReceiveMessageRequest;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -20,14 +20,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.function.Executable;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.ReceiveMessageRequest;
 
 /**
  * Assertions and helpers shared by the integration tests.
@@ -58,8 +57,7 @@ public final class SqsAssert {
     public static final String OVER_LIMIT = "OverLimit";
     public static final String RECEIPT_HANDLE_IS_INVALID = "ReceiptHandleIsInvalid";
 
-    private SqsAssert() {
-    }
+    private SqsAssert() {}
 
     /**
      * Runs {@code call}, expects an SQS error of the given exception class, HTTP status (one of
@@ -67,12 +65,13 @@ public final class SqsAssert {
      */
     public static <T extends AwsServiceException> T assertSqsError(
             Class<T> type, String code, int[] statuses, Executable call) {
-        AwsServiceException e = assertThrows(AwsServiceException.class, call,
-                () -> "expected " + type.getSimpleName() + " / " + code);
+        AwsServiceException e =
+                assertThrows(AwsServiceException.class, call, () -> "expected " + type.getSimpleName() + " / " + code);
         String seen = describe(e);
         assertTrue(type.isInstance(e), () -> "expected exception " + type.getSimpleName() + " but got " + seen);
         assertEquals(code, e.awsErrorDetails().errorCode(), () -> "error code; got " + seen);
-        assertTrue(Arrays.stream(statuses).anyMatch(s -> s == e.statusCode()),
+        assertTrue(
+                Arrays.stream(statuses).anyMatch(s -> s == e.statusCode()),
                 () -> "HTTP status should be one of " + Arrays.toString(statuses) + "; got " + seen);
         assertNotNull(e.awsErrorDetails().errorMessage(), () -> "error message missing; got " + seen);
         return type.cast(e);
@@ -85,8 +84,10 @@ public final class SqsAssert {
 
     public static String describe(AwsServiceException e) {
         return e.getClass().getSimpleName() + "[status=" + e.statusCode()
-                + ", code=" + (e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode())
-                + ", message=" + (e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorMessage()) + "]";
+                + ", code="
+                + (e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode())
+                + ", message="
+                + (e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorMessage()) + "]";
     }
 
     // ---------------------------------------------------------------- MD5 (AWS algorithm)
@@ -129,14 +130,19 @@ public final class SqsAssert {
     }
 
     private static byte[] lengthPrefixed(byte[] bytes) {
-        return ByteBuffer.allocate(4 + bytes.length).putInt(bytes.length).put(bytes).array();
+        return ByteBuffer.allocate(4 + bytes.length)
+                .putInt(bytes.length)
+                .put(bytes)
+                .array();
     }
 
     // ---------------------------------------------------------------- receive helpers
 
     /** One short poll, up to 10 messages. With sampling off it sees every partition. */
     public static List<Message> receive(SqsClient sqs, String queueUrl) {
-        return sqs.receiveMessage(r -> r.queueUrl(queueUrl).maxNumberOfMessages(10).waitTimeSeconds(0)).messages();
+        return sqs.receiveMessage(
+                        r -> r.queueUrl(queueUrl).maxNumberOfMessages(10).waitTimeSeconds(0))
+                .messages();
     }
 
     public static List<Message> receive(SqsClient sqs, Consumer<ReceiveMessageRequest.Builder> request) {
@@ -158,9 +164,14 @@ public final class SqsAssert {
 
     /** Short-polls (with the given request settings) until a message arrives; returns it. */
     public static Message awaitMessage(SqsClient sqs, String queueUrl, Duration atMost) {
-        List<Message> got = await().atMost(atMost).pollInterval(Duration.ofMillis(50))
-                .until(() -> receive(sqs, r -> r.queueUrl(queueUrl).maxNumberOfMessages(1)
-                                .messageSystemAttributeNamesWithStrings("All")),
+        List<Message> got = await().atMost(atMost)
+                .pollInterval(Duration.ofMillis(50))
+                .until(
+                        () -> receive(
+                                sqs,
+                                r -> r.queueUrl(queueUrl)
+                                        .maxNumberOfMessages(1)
+                                        .messageSystemAttributeNamesWithStrings("All")),
                         list -> !list.isEmpty());
         return got.get(0);
     }
@@ -168,11 +179,11 @@ public final class SqsAssert {
     /** Awaits a queue attribute (the approximate counters may lag) reaching the expected value. */
     public static void awaitAttribute(BrokerExtension broker, String queueUrl, String name, String expected) {
         try {
-            await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(50))
+            await().atMost(Duration.ofSeconds(3))
+                    .pollInterval(Duration.ofMillis(50))
                     .until(() -> expected.equals(broker.attribute(queueUrl, name)));
         } catch (ConditionTimeoutException e) {
-            fail("queue attribute " + name + " expected " + expected + " but was "
-                    + broker.attribute(queueUrl, name));
+            fail("queue attribute " + name + " expected " + expected + " but was " + broker.attribute(queueUrl, name));
         }
     }
 

@@ -5,7 +5,7 @@ import java.lang.management.ThreadMXBean;
 
 /** How many threads the JVM started while something ran: a count, not a time, so it cannot be flaky. */
 public final class StartedThreads {
-    private StartedThreads() { }
+    private StartedThreads() {}
 
     /** Runs {@code warmUp} once (threads started lazily are not counted), then {@code traffic} {@code rounds} times. */
     public static long during(Runnable warmUp, Runnable traffic, int rounds) {

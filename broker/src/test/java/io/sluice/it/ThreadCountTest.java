@@ -24,7 +24,9 @@ class ThreadCountTest {
                 broker.sqs().sendMessage(r -> r.queueUrl(url).messageBody(body));
             }
             for (int i = 0; i < 50; i++) {
-                for (Message m : broker.sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages()) {
+                for (Message m : broker.sqs()
+                        .receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10))
+                        .messages()) {
                     broker.sqs().deleteMessage(r -> r.queueUrl(url).receiptHandle(m.receiptHandle()));
                 }
             }

@@ -69,9 +69,16 @@ class PartitionHostFenceTest {
     private PartitionDirectory directory(Ownership ownership) {
         InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
         long now = System.currentTimeMillis();
-        registry.create(new QueueMeta(QUEUE, false, 1, now, now, Map.of(), Map.of(), 0)).toCompletableFuture().join();
-        return new PartitionDirectory(PartitionLoops.deploy(vertx, 1, Clock.SYSTEM).await(), storage, Clock.SYSTEM, registry,
-                (queue, partition) -> { }, ownership);
+        registry.create(new QueueMeta(QUEUE, false, 1, now, now, Map.of(), Map.of(), 0))
+                .toCompletableFuture()
+                .join();
+        return new PartitionDirectory(
+                PartitionLoops.deploy(vertx, 1, Clock.SYSTEM).await(),
+                storage,
+                Clock.SYSTEM,
+                registry,
+                (queue, partition) -> {},
+                ownership);
     }
 
     @AfterEach
@@ -80,8 +87,18 @@ class PartitionHostFenceTest {
     }
 
     private PartitionRequest.Send sendRequest() {
-        return new PartitionRequest.Send(new MessageRecord("m-" + ids.incrementAndGet(), "body",
-                Map.of(), Map.of(), System.currentTimeMillis(), "sender", null, null, null), 0);
+        return new PartitionRequest.Send(
+                new MessageRecord(
+                        "m-" + ids.incrementAndGet(),
+                        "body",
+                        Map.of(),
+                        Map.of(),
+                        System.currentTimeMillis(),
+                        "sender",
+                        null,
+                        null,
+                        null),
+                0);
     }
 
     private Future<SendOutcome> send() {
@@ -120,7 +137,8 @@ class PartitionHostFenceTest {
     @Test
     void aCommitStorageRefusedIsNotAcknowledgedAndThePartitionIsRebuilt() {
         Future<SendOutcome> first = send();
-        commitUnderWay(1).completeExceptionally(new IllegalStateException("changed owner before the commit reached it"));
+        commitUnderWay(1)
+                .completeExceptionally(new IllegalStateException("changed owner before the commit reached it"));
 
         assertRetryable(first);
         await("partition dropped").atMost(Duration.ofSeconds(10)).until(() -> !directory.isStarted(QUEUE, 0));

@@ -63,13 +63,18 @@ class PartitionHostTest {
         QueueMeta meta = new QueueMeta("q", false, 1, 0, 0, Map.of(), Map.of(), 0);
         registry.create(meta).toCompletableFuture().join();
         this.registry = registry;
-        return new PartitionDirectory(await(PartitionLoops.deploy(vertx, 2, Clock.SYSTEM)), recordingPort,
-                Clock.SYSTEM, registry, (queue, partition) -> wakes.incrementAndGet(), Ownership.ALWAYS);
+        return new PartitionDirectory(
+                await(PartitionLoops.deploy(vertx, 2, Clock.SYSTEM)),
+                recordingPort,
+                Clock.SYSTEM,
+                registry,
+                (queue, partition) -> wakes.incrementAndGet(),
+                Ownership.ALWAYS);
     }
 
     private static MessageRecord message(int i) {
-        return new MessageRecord("m" + i, "body" + i, Map.of(), Map.of(), System.currentTimeMillis(), "s",
-                null, null, null);
+        return new MessageRecord(
+                "m" + i, "body" + i, Map.of(), Map.of(), System.currentTimeMillis(), "s", null, null, null);
     }
 
     private static <T> T await(Future<T> f) throws Exception {
@@ -104,7 +109,8 @@ class PartitionHostTest {
         holdCommits = false;
         pendingCommits.forEach(f -> f.complete(null));
         await(send);
-        List<Delivery> got = await(d.execute("q", 0, new PartitionRequest.Receive(10, 30_000))).delivered();
+        List<Delivery> got = await(d.execute("q", 0, new PartitionRequest.Receive(10, 30_000)))
+                .delivered();
         assertEquals(1, got.size());
         assertEquals(1, d.stats("q")[0].inFlight());
     }
@@ -121,7 +127,9 @@ class PartitionHostTest {
             first.onComplete(ar -> {
                 onCaller.add(Vertx.currentContext() == caller);
                 d.execute("q", 0, new PartitionRequest.Receive(1, 30_000)).onComplete(r -> {
-                    onCaller.add(Vertx.currentContext() == caller && r.succeeded() && r.result().delivered().size() == 1);
+                    onCaller.add(Vertx.currentContext() == caller
+                            && r.succeeded()
+                            && r.result().delivered().size() == 1);
                     done.complete(null);
                 });
             });

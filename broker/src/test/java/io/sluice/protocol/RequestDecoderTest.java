@@ -1,19 +1,18 @@
 package io.sluice.protocol;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.queue.ErrorCode;
 import io.sluice.queue.SqsException;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class RequestDecoderTest {
     private static final String FORM = "application/x-www-form-urlencoded; charset=utf-8";
@@ -35,14 +34,22 @@ class RequestDecoderTest {
         SqsRequest r = form("Action=SendMessage&QueueUrl=http%3A%2F%2Fh%2F1%2Fq&MessageBody=a+b%26c&DelaySeconds=5");
         assertEquals(WireProtocol.QUERY, r.protocol());
         assertEquals(SqsAction.SEND_MESSAGE, r.action());
-        assertEquals(new JsonObject().put("QueueUrl", "http://h/1/q").put("MessageBody", "a b&c").put("DelaySeconds", "5"),
+        assertEquals(
+                new JsonObject()
+                        .put("QueueUrl", "http://h/1/q")
+                        .put("MessageBody", "a b&c")
+                        .put("DelaySeconds", "5"),
                 r.params().json());
     }
 
     @Test
     void queryStringAndBodyMergeWithBodyWinning() {
-        SqsRequest r = RequestDecoder.decode("/", "Action=ListQueues&QueueNamePrefix=url&MaxResults=3",
-                "application/x-www-form-urlencoded", null, Buffer.buffer("QueueNamePrefix=body"));
+        SqsRequest r = RequestDecoder.decode(
+                "/",
+                "Action=ListQueues&QueueNamePrefix=url&MaxResults=3",
+                "application/x-www-form-urlencoded",
+                null,
+                Buffer.buffer("QueueNamePrefix=body"));
         assertEquals(SqsAction.LIST_QUEUES, r.action());
         assertEquals("body", r.params().optionalString("QueueNamePrefix"));
         assertEquals(3, r.params().optionalInt("MaxResults"));
@@ -50,7 +57,8 @@ class RequestDecoderTest {
 
     @Test
     void bodyOfOtherContentTypeIsIgnored() {
-        SqsRequest r = RequestDecoder.decode("/", "Action=ListQueues", "text/plain", null, Buffer.buffer("Action=Bogus"));
+        SqsRequest r =
+                RequestDecoder.decode("/", "Action=ListQueues", "text/plain", null, Buffer.buffer("Action=Bogus"));
         assertEquals(SqsAction.LIST_QUEUES, r.action());
     }
 
@@ -60,7 +68,8 @@ class RequestDecoderTest {
                 + "&Attribute.2.Name=DelaySeconds&Attribute.2.Value=10"
                 + "&Attribute.1.Name=VisibilityTimeout&Attribute.1.Value=60"
                 + "&Attribute.7.Name=FifoQueue&Attribute.7.Value=true");
-        assertEquals(List.of("VisibilityTimeout", "DelaySeconds", "FifoQueue"),
+        assertEquals(
+                List.of("VisibilityTimeout", "DelaySeconds", "FifoQueue"),
                 List.copyOf(t.getJsonObject("Attributes").fieldNames()));
         assertEquals("10", t.getJsonObject("Attributes").getString("DelaySeconds"));
         assertEquals("q", t.getString("QueueName"));
@@ -70,22 +79,31 @@ class RequestDecoderTest {
     void bareEmptyListsAndMapsAsBotocoreSendsThemAreEmpty() {
         JsonObject batch = tree("Action=SendMessageBatch&QueueUrl=q&Entries=");
         assertEquals(new JsonArray(), batch.getJsonArray("Entries"));
-        assertEquals(new JsonArray(), tree("Action=DeleteMessageBatch&QueueUrl=q&DeleteMessageBatchRequestEntry=")
-                .getJsonArray("Entries"));
+        assertEquals(
+                new JsonArray(),
+                tree("Action=DeleteMessageBatch&QueueUrl=q&DeleteMessageBatchRequestEntry=")
+                        .getJsonArray("Entries"));
         JsonObject receive = tree("Action=ReceiveMessage&QueueUrl=q&MessageAttributeNames=&AttributeName="
                 + "&MessageSystemAttributeNames=");
         assertEquals(new JsonArray(), receive.getJsonArray("MessageAttributeNames"));
         assertEquals(new JsonArray(), receive.getJsonArray("AttributeNames"));
         assertEquals(new JsonArray(), receive.getJsonArray("MessageSystemAttributeNames"));
-        assertEquals(new JsonArray(), tree("Action=UntagQueue&QueueUrl=q&TagKeys=").getJsonArray("TagKeys"));
+        assertEquals(
+                new JsonArray(), tree("Action=UntagQueue&QueueUrl=q&TagKeys=").getJsonArray("TagKeys"));
         JsonObject permission = tree("Action=AddPermission&QueueUrl=q&AWSAccountIds=&Actions=");
         assertEquals(new JsonArray(), permission.getJsonArray("AWSAccountIds"));
         assertEquals(new JsonArray(), permission.getJsonArray("Actions"));
-        assertEquals(new JsonObject(), tree("Action=CreateQueue&QueueName=q&Attributes=&Tags=").getJsonObject("Attributes"));
-        assertEquals(new JsonObject(), tree("Action=CreateQueue&QueueName=q&Tags=").getJsonObject("tags"));
+        assertEquals(
+                new JsonObject(),
+                tree("Action=CreateQueue&QueueName=q&Attributes=&Tags=").getJsonObject("Attributes"));
+        assertEquals(
+                new JsonObject(), tree("Action=CreateQueue&QueueName=q&Tags=").getJsonObject("tags"));
         // items given as well win over the bare name, in either order
-        assertEquals(1, tree("Action=SendMessageBatch&QueueUrl=q&SendMessageBatchRequestEntry.1.Id=a&Entries=")
-                .getJsonArray("Entries").size());
+        assertEquals(
+                1,
+                tree("Action=SendMessageBatch&QueueUrl=q&SendMessageBatchRequestEntry.1.Id=a&Entries=")
+                        .getJsonArray("Entries")
+                        .size());
         // a scalar that happens to be empty stays a scalar
         assertEquals("", tree("Action=SendMessage&QueueUrl=q&MessageBody=").getString("MessageBody"));
     }
@@ -102,20 +120,25 @@ class RequestDecoderTest {
 
     @Test
     void messageAndSystemAttributesBecomeValueObjects() {
-        JsonObject t = tree("Action=SendMessage&QueueUrl=u&MessageBody=x"
-                + "&MessageAttribute.1.Name=color&MessageAttribute.1.Value.StringValue=blue"
-                + "&MessageAttribute.1.Value.DataType=String"
-                + "&MessageAttribute.2.Name=blob&MessageAttribute.2.Value.BinaryValue=AAEC"
-                + "&MessageAttribute.2.Value.DataType=Binary"
-                + "&MessageAttribute.3.Name=list&MessageAttribute.3.Value.DataType=String"
-                + "&MessageAttribute.3.Value.StringListValue.2=b&MessageAttribute.3.Value.StringListValue.1=a"
-                + "&MessageSystemAttribute.1.Name=AWSTraceHeader"
-                + "&MessageSystemAttribute.1.Value.StringValue=Root%3D1&MessageSystemAttribute.1.Value.DataType=String");
+        JsonObject t = tree(
+                "Action=SendMessage&QueueUrl=u&MessageBody=x"
+                        + "&MessageAttribute.1.Name=color&MessageAttribute.1.Value.StringValue=blue"
+                        + "&MessageAttribute.1.Value.DataType=String"
+                        + "&MessageAttribute.2.Name=blob&MessageAttribute.2.Value.BinaryValue=AAEC"
+                        + "&MessageAttribute.2.Value.DataType=Binary"
+                        + "&MessageAttribute.3.Name=list&MessageAttribute.3.Value.DataType=String"
+                        + "&MessageAttribute.3.Value.StringListValue.2=b&MessageAttribute.3.Value.StringListValue.1=a"
+                        + "&MessageSystemAttribute.1.Name=AWSTraceHeader"
+                        + "&MessageSystemAttribute.1.Value.StringValue=Root%3D1&MessageSystemAttribute.1.Value.DataType=String");
         JsonObject attrs = t.getJsonObject("MessageAttributes");
-        assertEquals(new JsonObject().put("StringValue", "blue").put("DataType", "String"), attrs.getJsonObject("color"));
-        assertEquals(new JsonObject().put("BinaryValue", "AAEC").put("DataType", "Binary"), attrs.getJsonObject("blob"));
-        assertEquals(new JsonArray().add("a").add("b"), attrs.getJsonObject("list").getJsonArray("StringListValues"));
-        assertEquals(new JsonObject().put("StringValue", "Root=1").put("DataType", "String"),
+        assertEquals(
+                new JsonObject().put("StringValue", "blue").put("DataType", "String"), attrs.getJsonObject("color"));
+        assertEquals(
+                new JsonObject().put("BinaryValue", "AAEC").put("DataType", "Binary"), attrs.getJsonObject("blob"));
+        assertEquals(
+                new JsonArray().add("a").add("b"), attrs.getJsonObject("list").getJsonArray("StringListValues"));
+        assertEquals(
+                new JsonObject().put("StringValue", "Root=1").put("DataType", "String"),
                 t.getJsonObject("MessageSystemAttributes").getJsonObject("AWSTraceHeader"));
     }
 
@@ -167,7 +190,9 @@ class RequestDecoderTest {
         assertEquals("one\r\nline", first.requiredString("MessageBody"));
         assertEquals("g", first.optionalString("MessageGroupId"));
         assertTrue(first.objectMap("MessageAttributes").isEmpty());
-        assertEquals("t", first.objectMap("MessageSystemAttributes").get("AWSTraceHeader").requiredString("StringValue"));
+        assertEquals(
+                "t",
+                first.objectMap("MessageSystemAttributes").get("AWSTraceHeader").requiredString("StringValue"));
 
         Params second = entries.get(1);
         assertEquals("second", second.requiredString("Id"));
@@ -183,7 +208,8 @@ class RequestDecoderTest {
     void deleteAndChangeVisibilityBatchEntries() {
         JsonObject del = tree("Action=DeleteMessageBatch&QueueUrl=u"
                 + "&DeleteMessageBatchRequestEntry.1.Id=a&DeleteMessageBatchRequestEntry.1.ReceiptHandle=r1");
-        assertEquals(new JsonArray().add(new JsonObject().put("Id", "a").put("ReceiptHandle", "r1")),
+        assertEquals(
+                new JsonArray().add(new JsonObject().put("Id", "a").put("ReceiptHandle", "r1")),
                 del.getJsonArray("Entries"));
         JsonObject chg = tree("Action=ChangeMessageVisibilityBatch&QueueUrl=u"
                 + "&ChangeMessageVisibilityBatchRequestEntry.3.Id=b"
@@ -202,10 +228,14 @@ class RequestDecoderTest {
 
     @Test
     void queueUrlComesFromThePathWhenAbsent() {
-        SqsRequest r = RequestDecoder.decode("/000000000000/orders", "Action=GetQueueAttributes&AttributeName.1=All",
-                null, null, null);
+        SqsRequest r = RequestDecoder.decode(
+                "/000000000000/orders", "Action=GetQueueAttributes&AttributeName.1=All", null, null, null);
         assertEquals("/000000000000/orders", r.params().requiredString("QueueUrl"));
-        SqsRequest explicit = RequestDecoder.decode("/000000000000/orders", null, FORM, null,
+        SqsRequest explicit = RequestDecoder.decode(
+                "/000000000000/orders",
+                null,
+                FORM,
+                null,
                 Buffer.buffer("Action=PurgeQueue&QueueUrl=http%3A%2F%2Fx%2F1%2Fother"));
         assertEquals("http://x/1/other", explicit.params().requiredString("QueueUrl"));
         SqsRequest root = RequestDecoder.decode("/", "Action=ListQueues", null, null, null);
@@ -216,7 +246,9 @@ class RequestDecoderTest {
     void missingActionIsRefused() {
         SqsException e = fails(() -> form("QueueName=q"));
         assertEquals(ErrorCode.INVALID_ACTION, e.code(), "SQS: a request without an action is an unknown operation");
-        assertEquals(ErrorCode.INVALID_ACTION, fails(() -> RequestDecoder.decode("/", null, null, null, null)).code());
+        assertEquals(
+                ErrorCode.INVALID_ACTION,
+                fails(() -> RequestDecoder.decode("/", null, null, null, null)).code());
     }
 
     @Test
@@ -224,12 +256,15 @@ class RequestDecoderTest {
         SqsException q = fails(() -> form("Action=Foo"));
         assertEquals(ErrorCode.INVALID_ACTION, q.code());
         assertEquals("The action Foo is not valid for this endpoint.", q.getMessage());
-        SqsException j = fails(() -> RequestDecoder.decode("/", null, "application/x-amz-json-1.0",
-                "AmazonSQS.Foo", Buffer.buffer("{}")));
+        SqsException j = fails(() ->
+                RequestDecoder.decode("/", null, "application/x-amz-json-1.0", "AmazonSQS.Foo", Buffer.buffer("{}")));
         assertEquals(ErrorCode.INVALID_ACTION, j.code());
         assertEquals("The action Foo is not valid for this endpoint.", j.getMessage());
-        assertEquals(ErrorCode.INVALID_ACTION, fails(() -> RequestDecoder.decode("/", null, null,
-                "DynamoDB_20120810.SendMessage", Buffer.buffer("{}"))).code());
+        assertEquals(
+                ErrorCode.INVALID_ACTION,
+                fails(() -> RequestDecoder.decode(
+                                "/", null, null, "DynamoDB_20120810.SendMessage", Buffer.buffer("{}")))
+                        .code());
     }
 
     /** Found by the hostile-input fuzzing: an empty X-Amz-Target got a Query answer on success, a JSON one on error. */
@@ -245,22 +280,32 @@ class RequestDecoderTest {
 
     @Test
     void badPercentEncodingIsMalformed() {
-        assertEquals(ErrorCode.MALFORMED_QUERY_STRING, fails(() -> form("Action=SendMessage&MessageBody=%zz")).code());
-        assertEquals(ErrorCode.MALFORMED_QUERY_STRING,
-                fails(() -> RequestDecoder.decode("/", "Action=ListQueues&x=%4", null, null, null)).code());
+        assertEquals(
+                ErrorCode.MALFORMED_QUERY_STRING,
+                fails(() -> form("Action=SendMessage&MessageBody=%zz")).code());
+        assertEquals(
+                ErrorCode.MALFORMED_QUERY_STRING,
+                fails(() -> RequestDecoder.decode("/", "Action=ListQueues&x=%4", null, null, null))
+                        .code());
     }
 
     @Test
     void jsonRequestKeepsTheTree() {
         String body = "{\"QueueUrl\":\"u\",\"Entries\":[{\"Id\":\"1\",\"MessageBody\":\"b\","
                 + "\"MessageAttributes\":{\"c\":{\"DataType\":\"String\",\"StringValue\":\"v\"}}}]}";
-        SqsRequest r = RequestDecoder.decode("/", null, "application/x-amz-json-1.0",
-                "AmazonSQS.SendMessageBatch", Buffer.buffer(body));
+        SqsRequest r = RequestDecoder.decode(
+                "/", null, "application/x-amz-json-1.0", "AmazonSQS.SendMessageBatch", Buffer.buffer(body));
         assertEquals(WireProtocol.JSON, r.protocol());
         assertEquals(SqsAction.SEND_MESSAGE_BATCH, r.action());
         assertEquals(new JsonObject(body), r.params().json());
-        assertEquals("v", r.params().objectList("Entries").get(0).objectMap("MessageAttributes").get("c")
-                .requiredString("StringValue"));
+        assertEquals(
+                "v",
+                r.params()
+                        .objectList("Entries")
+                        .get(0)
+                        .objectMap("MessageAttributes")
+                        .get("c")
+                        .requiredString("StringValue"));
     }
 
     @Test
@@ -274,8 +319,8 @@ class RequestDecoderTest {
     @Test
     void malformedOrNonObjectJsonIsASerializationError() {
         for (String bad : List.of("{\"QueueUrl\":", "not json", "[1,2]", "\"s\"", "{} {}")) {
-            SqsException e = fails(() -> RequestDecoder.decode("/", null, "application/x-amz-json-1.0",
-                    "AmazonSQS.SendMessage", Buffer.buffer(bad)));
+            SqsException e = fails(() -> RequestDecoder.decode(
+                    "/", null, "application/x-amz-json-1.0", "AmazonSQS.SendMessage", Buffer.buffer(bad)));
             assertEquals(ErrorCode.SERIALIZATION_ERROR, e.code(), bad);
             assertTrue(e.getMessage().contains("could not be parsed"), e.getMessage());
         }
@@ -285,8 +330,14 @@ class RequestDecoderTest {
     void everyListedActionIsAccepted() {
         assertEquals(23, SqsAction.values().length);
         for (SqsAction action : SqsAction.values()) {
-            assertEquals(action, RequestDecoder.decode("/", "Action=" + action.wireName(), null, null, null).action());
-            assertEquals(action, RequestDecoder.decode("/", null, null, "AmazonSQS." + action.wireName(), null).action());
+            assertEquals(
+                    action,
+                    RequestDecoder.decode("/", "Action=" + action.wireName(), null, null, null)
+                            .action());
+            assertEquals(
+                    action,
+                    RequestDecoder.decode("/", null, null, "AmazonSQS." + action.wireName(), null)
+                            .action());
         }
     }
 }

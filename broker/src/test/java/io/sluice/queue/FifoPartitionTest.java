@@ -21,8 +21,8 @@ class FifoPartitionTest {
     private int sequence;
 
     private MessageRecord message(String group, String body) {
-        return new MessageRecord("m" + (++sequence), body, Map.of(), Map.of(), clock.millis(), "s",
-                group, "d" + sequence, null);
+        return new MessageRecord(
+                "m" + (++sequence), body, Map.of(), Map.of(), clock.millis(), "s", group, "d" + sequence, null);
     }
 
     private List<String> bodies(List<Delivery> ds) {
@@ -93,8 +93,12 @@ class FifoPartitionTest {
         partition.send(message("A", "a1"), 0);
         Delivery d = partition.receive(1, 1_000).get(0);
         clock.advanceSeconds(2);
-        assertEquals(ErrorCode.MESSAGE_NOT_INFLIGHT, assertThrows(SqsException.class,
-                () -> partition.changeVisibility(d.messageId(), d.receiptToken(), 5_000, "h")).code());
+        assertEquals(
+                ErrorCode.MESSAGE_NOT_INFLIGHT,
+                assertThrows(
+                                SqsException.class,
+                                () -> partition.changeVisibility(d.messageId(), d.receiptToken(), 5_000, "h"))
+                        .code());
     }
 
     @Test
@@ -203,8 +207,21 @@ class FifoPartitionTest {
 
     @Test
     void movedCopyKeepsIdBodyAttributesAndSentTime() {
-        Delivery d = new Delivery("id", 1, "b", Md5.ofBody("b"), Map.of("k", MessageAttributeValue.ofString("String", "v")),
-                Map.of(), 1234, "s", 3, 1000, "g", "dd", "seq", null);
+        Delivery d = new Delivery(
+                "id",
+                1,
+                "b",
+                Md5.ofBody("b"),
+                Map.of("k", MessageAttributeValue.ofString("String", "v")),
+                Map.of(),
+                1234,
+                "s",
+                3,
+                1000,
+                "g",
+                "dd",
+                "seq",
+                null);
         MessageRecord copy = MessageRecord.movedCopy(d, "arn:src", 3);
         Delivery out = copy.deliver();
         assertEquals("id", out.messageId());

@@ -12,14 +12,27 @@ class MovedMessageCopyTest {
     private static final long NOW = 90_000;
 
     private static Delivery delivered(String group, String dedupId) {
-        return new Delivery("id-1", 7, "body", Md5.ofBody("body"),
-                Map.of("k", MessageAttributeValue.ofString("String", "v")), Map.of(),
-                SENT, "sender", 3, 2_000, group, dedupId, group == null ? null : "42", null);
+        return new Delivery(
+                "id-1",
+                7,
+                "body",
+                Md5.ofBody("body"),
+                Map.of("k", MessageAttributeValue.ofString("String", "v")),
+                Map.of(),
+                SENT,
+                "sender",
+                3,
+                2_000,
+                group,
+                dedupId,
+                group == null ? null : "42",
+                null);
     }
 
     @Test
     void aStandardMessageKeepsItsEnqueueTimeInTheDeadLetterQueue() {
-        Delivery out = MessageRecord.deadLettered(delivered(null, null), "arn:src", false, NOW).deliver();
+        Delivery out = MessageRecord.deadLettered(delivered(null, null), "arn:src", false, NOW)
+                .deliver();
         assertEquals("id-1", out.messageId());
         assertEquals(SENT, out.sentTimestamp(), "retention in the DLQ counts from the original send");
         assertEquals("arn:src", out.deadLetterSourceArn());
@@ -30,7 +43,8 @@ class MovedMessageCopyTest {
 
     @Test
     void aFifoMessageIsEnqueuedAnewInTheDeadLetterQueueUnderItsIdAsDeduplicationId() {
-        Delivery out = MessageRecord.deadLettered(delivered("g", "dd"), "arn:src.fifo", true, NOW).deliver();
+        Delivery out = MessageRecord.deadLettered(delivered("g", "dd"), "arn:src.fifo", true, NOW)
+                .deliver();
         assertEquals("id-1", out.messageId());
         assertEquals(NOW, out.sentTimestamp(), "the enqueue timestamp resets");
         assertEquals("id-1", out.deduplicationId(), "two messages that shared a deduplication id both stay in the DLQ");

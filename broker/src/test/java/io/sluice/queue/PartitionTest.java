@@ -18,8 +18,8 @@ class PartitionTest {
     private int sequence;
 
     private MessageRecord message(String body) {
-        return new MessageRecord("m" + (++sequence), body, Map.of(), Map.of(), clock.millis(), "sender",
-                null, null, null);
+        return new MessageRecord(
+                "m" + (++sequence), body, Map.of(), Map.of(), clock.millis(), "sender", null, null, null);
     }
 
     private Delivery receiveOne(long visibilityMillis) {
@@ -87,13 +87,14 @@ class PartitionTest {
         partition.send(message("e"), 0);
         Delivery d = receiveOne(30_000);
         clock.advanceSeconds(1);
-        SqsException refused = assertThrows(SqsException.class,
-                () -> partition.changeVisibility(d.messageId(), d.receiptToken(), 43_200_000, "h"));
+        SqsException refused = assertThrows(
+                SqsException.class, () -> partition.changeVisibility(d.messageId(), d.receiptToken(), 43_200_000, "h"));
         assertEquals(ErrorCode.INVALID_PARAMETER_VALUE, refused.code());
         partition.changeVisibility(d.messageId(), d.receiptToken(), 43_195_000, "h");
         // Extending again later does not reset the cap.
         clock.advanceSeconds(3600);
-        assertThrows(SqsException.class,
+        assertThrows(
+                SqsException.class,
                 () -> partition.changeVisibility(d.messageId(), d.receiptToken(), 43_200_000 - 3_600_000, "h"));
         partition.changeVisibility(d.messageId(), d.receiptToken(), 43_200_000 - 3_601_000, "h");
     }
@@ -117,11 +118,16 @@ class PartitionTest {
         // the 12-hour cap still counts from the receive that handle came from
         clock.advanceSeconds(31);
         partition.advance(clock.millis());
-        assertThrows(SqsException.class,
+        assertThrows(
+                SqsException.class,
                 () -> partition.changeVisibility(again.messageId(), again.receiptToken(), 43_200_000, "h"));
         // a handle of an earlier receive stays refused
-        assertEquals(ErrorCode.INVALID_PARAMETER_VALUE, assertThrows(SqsException.class,
-                () -> partition.changeVisibility(d.messageId(), d.receiptToken(), 5_000, "h")).code());
+        assertEquals(
+                ErrorCode.INVALID_PARAMETER_VALUE,
+                assertThrows(
+                                SqsException.class,
+                                () -> partition.changeVisibility(d.messageId(), d.receiptToken(), 5_000, "h"))
+                        .code());
     }
 
     @Test
@@ -130,11 +136,12 @@ class PartitionTest {
         Delivery first = receiveOne(1_000);
         clock.advanceSeconds(2);
         receiveOne(30_000);
-        SqsException stale = assertThrows(SqsException.class,
+        SqsException stale = assertThrows(
+                SqsException.class,
                 () -> partition.changeVisibility(first.messageId(), first.receiptToken(), 5_000, "h"));
         assertEquals(ErrorCode.INVALID_PARAMETER_VALUE, stale.code());
-        SqsException unknown = assertThrows(SqsException.class,
-                () -> partition.changeVisibility("nope", 1, 5_000, "h"));
+        SqsException unknown =
+                assertThrows(SqsException.class, () -> partition.changeVisibility("nope", 1, 5_000, "h"));
         assertEquals(ErrorCode.INVALID_PARAMETER_VALUE, unknown.code());
     }
 
@@ -240,7 +247,8 @@ class PartitionTest {
         assertFalse(partition.hasChanges(), "the record already says when it becomes visible");
         Delivery again = receiveOne(1_000);
         partition.delete(again.messageId(), again.receiptToken());
-        assertInstanceOf(PartitionChange.MessageRemoved.class, partition.drainChanges().get(1));
+        assertInstanceOf(
+                PartitionChange.MessageRemoved.class, partition.drainChanges().get(1));
         assertTrue(d.receiptToken() != again.receiptToken());
     }
 }

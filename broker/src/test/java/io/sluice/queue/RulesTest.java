@@ -21,7 +21,8 @@ class RulesTest {
     void md5OfBodyAndOfAttributesFollowAwsAlgorithm() {
         assertEquals("5d41402abc4b2a76b9719d911017c592", Md5.ofBody("hello"));
         // Reference value from AWS's algorithm for {a: String "x"} (also checked by the SDK in integration tests).
-        assertEquals("a512aac9938034acb0b3c3d965944bf1",
+        assertEquals(
+                "a512aac9938034acb0b3c3d965944bf1",
                 Md5.ofAttributes(Map.of("a", MessageAttributeValue.ofString("String", "x"))));
         assertNull(Md5.ofAttributes(Map.of()));
         Map<String, MessageAttributeValue> ab = new LinkedHashMap<>();
@@ -36,14 +37,22 @@ class RulesTest {
     @Test
     void bodyMustUseCharactersXmlAllows() {
         MessageRules.checkBody("tab\tnew\nline\r emoji \uD83D\uDE00 \uE000");
-        assertEquals(ErrorCode.INVALID_MESSAGE_CONTENTS,
-                assertThrows(SqsException.class, () -> MessageRules.checkBody("nul\u0000")).code());
-        assertEquals(ErrorCode.INVALID_MESSAGE_CONTENTS,
-                assertThrows(SqsException.class, () -> MessageRules.checkBody("\uFFFF")).code());
-        assertEquals(ErrorCode.INVALID_MESSAGE_CONTENTS,
-                assertThrows(SqsException.class, () -> MessageRules.checkBody("lone \uD800 surrogate")).code());
-        assertEquals(ErrorCode.MISSING_PARAMETER,
-                assertThrows(SqsException.class, () -> MessageRules.checkBody("")).code());
+        assertEquals(
+                ErrorCode.INVALID_MESSAGE_CONTENTS,
+                assertThrows(SqsException.class, () -> MessageRules.checkBody("nul\u0000"))
+                        .code());
+        assertEquals(
+                ErrorCode.INVALID_MESSAGE_CONTENTS,
+                assertThrows(SqsException.class, () -> MessageRules.checkBody("\uFFFF"))
+                        .code());
+        assertEquals(
+                ErrorCode.INVALID_MESSAGE_CONTENTS,
+                assertThrows(SqsException.class, () -> MessageRules.checkBody("lone \uD800 surrogate"))
+                        .code());
+        assertEquals(
+                ErrorCode.MISSING_PARAMETER,
+                assertThrows(SqsException.class, () -> MessageRules.checkBody(""))
+                        .code());
     }
 
     @Test
@@ -57,18 +66,27 @@ class RulesTest {
 
     @Test
     void attributeNamesTypesAndValuesAreChecked() {
-        MessageRules.checkAttributes(Map.of("ok.name_1-x", MessageAttributeValue.ofString("String.custom", "v"),
-                "n", MessageAttributeValue.ofString("Number", "-12.5e3"),
-                "b", MessageAttributeValue.ofBinary("Binary.png", new byte[] {1})));
+        MessageRules.checkAttributes(Map.of(
+                "ok.name_1-x",
+                MessageAttributeValue.ofString("String.custom", "v"),
+                "n",
+                MessageAttributeValue.ofString("Number", "-12.5e3"),
+                "b",
+                MessageAttributeValue.ofBinary("Binary.png", new byte[] {1})));
         for (String bad : List.of("AWS.x", "amazon.y", ".lead", "trail.", "a..b", "sp ace")) {
-            assertThrows(SqsException.class,
-                    () -> MessageRules.checkAttributes(Map.of(bad, MessageAttributeValue.ofString("String", "v"))), bad);
+            assertThrows(
+                    SqsException.class,
+                    () -> MessageRules.checkAttributes(Map.of(bad, MessageAttributeValue.ofString("String", "v"))),
+                    bad);
         }
-        assertThrows(SqsException.class,
+        assertThrows(
+                SqsException.class,
                 () -> MessageRules.checkAttributes(Map.of("t", MessageAttributeValue.ofString("Text", "v"))));
-        assertThrows(SqsException.class,
+        assertThrows(
+                SqsException.class,
                 () -> MessageRules.checkAttributes(Map.of("t", MessageAttributeValue.ofString("Number", "abc"))));
-        assertThrows(SqsException.class,
+        assertThrows(
+                SqsException.class,
                 () -> MessageRules.checkAttributes(Map.of("t", MessageAttributeValue.ofString("String", ""))));
         Map<String, MessageAttributeValue> eleven = new LinkedHashMap<>();
         for (int i = 0; i < 11; i++) {
@@ -93,8 +111,10 @@ class RulesTest {
     void inFlightQuotaFailsShortPollsOnlyAndCapsTheClaim() {
         assertEquals(10, InFlightQuota.allowance(0, 120_000, 10, true));
         assertEquals(3, InFlightQuota.allowance(119_997, 120_000, 10, true));
-        assertEquals(ErrorCode.OVER_LIMIT,
-                assertThrows(SqsException.class, () -> InFlightQuota.allowance(120_000, 120_000, 1, true)).code());
+        assertEquals(
+                ErrorCode.OVER_LIMIT,
+                assertThrows(SqsException.class, () -> InFlightQuota.allowance(120_000, 120_000, 1, true))
+                        .code());
         assertEquals(403, ErrorCode.OVER_LIMIT.httpStatus());
         assertEquals(0, InFlightQuota.allowance(120_000, 120_000, 10, false), "long poll: no error, nothing new");
     }
@@ -144,7 +164,11 @@ class RulesTest {
         }
         assertTrue(heavy > 950 && light < 700 && light > 100, "weighted subset: heavy " + heavy + ", light " + light);
         assertTrue(ShortPollSampler.sample(new int[] {5}, random).size() <= 1);
-        assertEquals(List.of(0, 1, 2), ShortPollSampler.all(3, new SplittableRandom(1)).stream().sorted().toList());
+        assertEquals(
+                List.of(0, 1, 2),
+                ShortPollSampler.all(3, new SplittableRandom(1)).stream()
+                        .sorted()
+                        .toList());
     }
 
     @Test
@@ -162,16 +186,29 @@ class RulesTest {
 
     @Test
     void batchRules() {
-        assertEquals(ErrorCode.EMPTY_BATCH_REQUEST,
-                assertThrows(SqsException.class, () -> BatchRules.checkIds(List.of(), "E")).code());
-        assertEquals(ErrorCode.TOO_MANY_ENTRIES_IN_BATCH_REQUEST, assertThrows(SqsException.class,
-                () -> BatchRules.checkIds(List.of("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"), "E")).code());
-        assertEquals(ErrorCode.BATCH_ENTRY_IDS_NOT_DISTINCT,
-                assertThrows(SqsException.class, () -> BatchRules.checkIds(List.of("a", "a"), "E")).code());
-        assertEquals(ErrorCode.INVALID_BATCH_ENTRY_ID,
-                assertThrows(SqsException.class, () -> BatchRules.checkIds(List.of("a b"), "E")).code());
-        assertEquals(ErrorCode.BATCH_REQUEST_TOO_LONG,
-                assertThrows(SqsException.class, () -> BatchRules.checkTotalSize(1_048_577)).code());
+        assertEquals(
+                ErrorCode.EMPTY_BATCH_REQUEST,
+                assertThrows(SqsException.class, () -> BatchRules.checkIds(List.of(), "E"))
+                        .code());
+        assertEquals(
+                ErrorCode.TOO_MANY_ENTRIES_IN_BATCH_REQUEST,
+                assertThrows(
+                                SqsException.class,
+                                () -> BatchRules.checkIds(
+                                        List.of("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"), "E"))
+                        .code());
+        assertEquals(
+                ErrorCode.BATCH_ENTRY_IDS_NOT_DISTINCT,
+                assertThrows(SqsException.class, () -> BatchRules.checkIds(List.of("a", "a"), "E"))
+                        .code());
+        assertEquals(
+                ErrorCode.INVALID_BATCH_ENTRY_ID,
+                assertThrows(SqsException.class, () -> BatchRules.checkIds(List.of("a b"), "E"))
+                        .code());
+        assertEquals(
+                ErrorCode.BATCH_REQUEST_TOO_LONG,
+                assertThrows(SqsException.class, () -> BatchRules.checkTotalSize(1_048_577))
+                        .code());
     }
 
     @Test
@@ -183,7 +220,9 @@ class RulesTest {
         char[] chars = text.toCharArray();
         chars[5] = chars[5] == 'A' ? 'B' : 'A';
         String tampered = new String(chars);
-        assertEquals(ErrorCode.RECEIPT_HANDLE_IS_INVALID, assertThrows(SqsException.class, () -> codec.decode(tampered)).code());
+        assertEquals(
+                ErrorCode.RECEIPT_HANDLE_IS_INVALID,
+                assertThrows(SqsException.class, () -> codec.decode(tampered)).code());
         assertThrows(SqsException.class, () -> codec.decode("not a handle!"));
         assertThrows(SqsException.class, () -> codec.decode(""));
         ReceiptHandle.Codec other = new ReceiptHandle.Codec(new byte[] {1, 2, 3});
@@ -193,16 +232,32 @@ class RulesTest {
 
     @Test
     void queueAttributesAreValidatedAndReportedWithDefaults() {
-        Map<String, String> ok = QueueAttributes.validate(Map.of("VisibilityTimeout", "45", "DelaySeconds", "0"), false, true);
+        Map<String, String> ok =
+                QueueAttributes.validate(Map.of("VisibilityTimeout", "45", "DelaySeconds", "0"), false, true);
         assertEquals("45", ok.get("VisibilityTimeout"));
-        assertEquals(ErrorCode.INVALID_ATTRIBUTE_VALUE, assertThrows(SqsException.class,
-                () -> QueueAttributes.validate(Map.of("MessageRetentionPeriod", "59"), false, true)).code());
-        assertEquals(ErrorCode.INVALID_ATTRIBUTE_VALUE, assertThrows(SqsException.class,
-                () -> QueueAttributes.validate(Map.of("MaximumMessageSize", "1048577"), false, true)).code());
-        assertEquals(ErrorCode.INVALID_ATTRIBUTE_NAME, assertThrows(SqsException.class,
-                () -> QueueAttributes.validate(Map.of("ContentBasedDeduplication", "true"), false, true)).code());
-        assertEquals(ErrorCode.INVALID_ATTRIBUTE_NAME, assertThrows(SqsException.class,
-                () -> QueueAttributes.validate(Map.of("QueueArn", "x"), false, true)).code());
+        assertEquals(
+                ErrorCode.INVALID_ATTRIBUTE_VALUE,
+                assertThrows(
+                                SqsException.class,
+                                () -> QueueAttributes.validate(Map.of("MessageRetentionPeriod", "59"), false, true))
+                        .code());
+        assertEquals(
+                ErrorCode.INVALID_ATTRIBUTE_VALUE,
+                assertThrows(
+                                SqsException.class,
+                                () -> QueueAttributes.validate(Map.of("MaximumMessageSize", "1048577"), false, true))
+                        .code());
+        assertEquals(
+                ErrorCode.INVALID_ATTRIBUTE_NAME,
+                assertThrows(
+                                SqsException.class,
+                                () -> QueueAttributes.validate(
+                                        Map.of("ContentBasedDeduplication", "true"), false, true))
+                        .code());
+        assertEquals(
+                ErrorCode.INVALID_ATTRIBUTE_NAME,
+                assertThrows(SqsException.class, () -> QueueAttributes.validate(Map.of("QueueArn", "x"), false, true))
+                        .code());
         QueueMeta meta = new QueueMeta("q", false, 4, 1_000_000, 2_000_000, ok, Map.of(), 0);
         Map<String, String> all = QueueAttributes.report(meta, List.of("All"), "arn:q", new MessageCounts(1, 2, 3));
         assertEquals("45", all.get("VisibilityTimeout"));
@@ -215,14 +270,30 @@ class RulesTest {
         assertEquals(45, meta.visibilityTimeoutSeconds());
         assertEquals(345_600_000L, meta.retentionMillis());
         QueueMeta withRedrive = meta.withRedrivePolicy(new RedrivePolicy("arn:aws:sqs:r:1:dlq", 5), 3_000_000);
-        assertEquals("{\"deadLetterTargetArn\":\"arn:aws:sqs:r:1:dlq\",\"maxReceiveCount\":5}",
-                QueueAttributes.report(withRedrive, List.of("RedrivePolicy"), "arn:q", MessageCounts.NONE).get("RedrivePolicy"));
+        assertEquals(
+                "{\"deadLetterTargetArn\":\"arn:aws:sqs:r:1:dlq\",\"maxReceiveCount\":5}",
+                QueueAttributes.report(withRedrive, List.of("RedrivePolicy"), "arn:q", MessageCounts.NONE)
+                        .get("RedrivePolicy"));
         assertEquals(3_000, withRedrive.lastModifiedMillis() / 1000);
-        assertEquals(45, withRedrive.withAttributes(Map.of("DelaySeconds", "7"), 4_000_000).visibilityTimeoutSeconds());
-        assertEquals(7, withRedrive.withAttributes(Map.of("DelaySeconds", "7"), 4_000_000).delaySeconds());
-        assertEquals(withRedrive.redrivePolicy(), withRedrive.withAttributes(Map.of(), 0).redrivePolicy());
-        assertEquals(ErrorCode.INVALID_ATTRIBUTE_NAME, assertThrows(SqsException.class,
-                () -> QueueAttributes.report(meta, List.of("Bogus"), "arn:q", MessageCounts.NONE)).code());
+        assertEquals(
+                45,
+                withRedrive
+                        .withAttributes(Map.of("DelaySeconds", "7"), 4_000_000)
+                        .visibilityTimeoutSeconds());
+        assertEquals(
+                7,
+                withRedrive
+                        .withAttributes(Map.of("DelaySeconds", "7"), 4_000_000)
+                        .delaySeconds());
+        assertEquals(
+                withRedrive.redrivePolicy(),
+                withRedrive.withAttributes(Map.of(), 0).redrivePolicy());
+        assertEquals(
+                ErrorCode.INVALID_ATTRIBUTE_NAME,
+                assertThrows(
+                                SqsException.class,
+                                () -> QueueAttributes.report(meta, List.of("Bogus"), "arn:q", MessageCounts.NONE))
+                        .code());
     }
 
     @Test
@@ -231,23 +302,47 @@ class RulesTest {
         InMemoryQueueRegistry registry = new InMemoryQueueRegistry(clock);
         QueueMeta q = new QueueMeta("q", false, 2, 0, 0, Map.of("DelaySeconds", "5"), Map.of(), 0);
         join(registry.create(q));
-        assertEquals(q, join(registry.create(new QueueMeta("q", false, 2, 9, 9, Map.of("DelaySeconds", "5"), Map.of(), 0))));
-        assertEquals(ErrorCode.QUEUE_ALREADY_EXISTS, assertThrows(SqsException.class,
-                () -> join(registry.create(new QueueMeta("q", false, 2, 0, 0, Map.of("DelaySeconds", "6"), Map.of(), 0)))).code());
+        assertEquals(
+                q, join(registry.create(new QueueMeta("q", false, 2, 9, 9, Map.of("DelaySeconds", "5"), Map.of(), 0))));
+        assertEquals(
+                ErrorCode.QUEUE_ALREADY_EXISTS,
+                assertThrows(
+                                SqsException.class,
+                                () -> join(registry.create(
+                                        new QueueMeta("q", false, 2, 0, 0, Map.of("DelaySeconds", "6"), Map.of(), 0))))
+                        .code());
         RedrivePolicy redrive = new RedrivePolicy("arn:aws:sqs:r:1:dlq", 3);
         QueueMeta src = new QueueMeta("src", false, 2, 0, 0, Map.of(), Map.of(), 0, redrive);
         join(registry.create(src));
-        assertEquals(src, join(registry.create(new QueueMeta("src", false, 2, 9, 9, Map.of(), Map.of(), 0,
-                new RedrivePolicy("arn:aws:sqs:r:1:dlq", 3)))));
-        assertEquals(ErrorCode.QUEUE_ALREADY_EXISTS, assertThrows(SqsException.class,
-                () -> join(registry.create(new QueueMeta("src", false, 2, 0, 0, Map.of(), Map.of(), 0,
-                        new RedrivePolicy("arn:aws:sqs:r:1:dlq", 4))))).code());
+        assertEquals(
+                src,
+                join(registry.create(new QueueMeta(
+                        "src", false, 2, 9, 9, Map.of(), Map.of(), 0, new RedrivePolicy("arn:aws:sqs:r:1:dlq", 3)))));
+        assertEquals(
+                ErrorCode.QUEUE_ALREADY_EXISTS,
+                assertThrows(
+                                SqsException.class,
+                                () -> join(registry.create(new QueueMeta(
+                                        "src",
+                                        false,
+                                        2,
+                                        0,
+                                        0,
+                                        Map.of(),
+                                        Map.of(),
+                                        0,
+                                        new RedrivePolicy("arn:aws:sqs:r:1:dlq", 4)))))
+                        .code());
         join(registry.delete("q"));
-        assertEquals(ErrorCode.QUEUE_DELETED_RECENTLY, assertThrows(SqsException.class, () -> join(registry.create(q))).code());
+        assertEquals(
+                ErrorCode.QUEUE_DELETED_RECENTLY,
+                assertThrows(SqsException.class, () -> join(registry.create(q))).code());
         clock.advanceSeconds(60);
         join(registry.create(q));
-        assertEquals(ErrorCode.QUEUE_DOES_NOT_EXIST,
-                assertThrows(SqsException.class, () -> join(registry.update("nope", m -> m))).code());
+        assertEquals(
+                ErrorCode.QUEUE_DOES_NOT_EXIST,
+                assertThrows(SqsException.class, () -> join(registry.update("nope", m -> m)))
+                        .code());
     }
 
     private static <T> T join(CompletionStage<T> stage) {

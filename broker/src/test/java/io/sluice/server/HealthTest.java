@@ -38,7 +38,11 @@ class HealthTest {
                 req.response().setStatusCode(418).end();
             }
         });
-        port = server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS).actualPort();
+        port = server.listen(0, "127.0.0.1")
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS)
+                .actualPort();
     }
 
     @AfterEach
@@ -47,16 +51,22 @@ class HealthTest {
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET().build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private void assertAnswer(String path, int status, String body) throws Exception {
         HttpResponse<String> r = get(path);
-        assertAll(path,
+        assertAll(
+                path,
                 () -> assertEquals(status, r.statusCode(), "status"),
                 () -> assertEquals(body, r.body(), "body"),
-                () -> assertEquals("application/json", r.headers().firstValue("Content-Type").orElse(null)));
+                () -> assertEquals(
+                        "application/json",
+                        r.headers().firstValue("Content-Type").orElse(null)));
     }
 
     @Test

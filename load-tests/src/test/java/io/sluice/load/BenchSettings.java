@@ -15,20 +15,37 @@ import java.util.Locale;
  * Set-up work (creating the queue) goes to the first endpoint; the queue URL it answers is used unchanged on every
  * endpoint.
  */
-record BenchSettings(Workload workload, SqsProtocol protocol, List<String> endpoints, String queueName, int users,
-        Duration duration, int messageSize, int prefill, int rate, int consumers, int groups, boolean keepQueue,
+record BenchSettings(
+        Workload workload,
+        SqsProtocol protocol,
+        List<String> endpoints,
+        String queueName,
+        int users,
+        Duration duration,
+        int messageSize,
+        int prefill,
+        int rate,
+        int consumers,
+        int groups,
+        boolean keepQueue,
         String resultFile) {
 
     /** What a run does; see {@link SqsSimulation}. */
     enum Workload {
-        SEND, BATCH, RECVDEL, FIFO, E2E, WARMUP, FILL;
+        SEND,
+        BATCH,
+        RECVDEL,
+        FIFO,
+        E2E,
+        WARMUP,
+        FILL;
 
         static Workload parse(String s) {
             try {
                 return valueOf(s.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("workload must be one of send, batch, recvdel, fifo, e2e, warmup, fill;"
-                        + " got '" + s + "'");
+                throw new IllegalArgumentException(
+                        "workload must be one of send, batch, recvdel, fifo, e2e, warmup, fill;" + " got '" + s + "'");
             }
         }
 
@@ -47,10 +64,11 @@ record BenchSettings(Workload workload, SqsProtocol protocol, List<String> endpo
     static BenchSettings fromSystemProperties() {
         Workload workload = Workload.parse(System.getProperty("workload", "send"));
         SqsProtocol protocol = SqsProtocol.parse(System.getProperty("protocol", "json"));
-        List<String> endpoints = parseEndpoints(System.getProperty("sqs.endpoints"),
-                System.getProperty("sqs.endpoint", "http://127.0.0.1:9324"));
+        List<String> endpoints = parseEndpoints(
+                System.getProperty("sqs.endpoints"), System.getProperty("sqs.endpoint", "http://127.0.0.1:9324"));
         // A fresh queue per run by default, so a second run against the same broker starts empty.
-        String queue = System.getProperty("sqs.queue", "bench-" + workload.shortName() + "-" + System.currentTimeMillis());
+        String queue =
+                System.getProperty("sqs.queue", "bench-" + workload.shortName() + "-" + System.currentTimeMillis());
         int users = Integer.getInteger("users", 32);
         long seconds = Long.getLong("duration", 30L);
         int size = Integer.getInteger("messageSize", 100);
@@ -58,7 +76,8 @@ record BenchSettings(Workload workload, SqsProtocol protocol, List<String> endpo
         int rate = Integer.getInteger("rate", 1000);
         int consumers = Integer.getInteger("consumers", 4);
         int groups = Integer.getInteger("groups", 10);
-        boolean keep = Boolean.parseBoolean(System.getProperty("sqs.keepQueue", workload == Workload.FILL ? "true" : "false"));
+        boolean keep =
+                Boolean.parseBoolean(System.getProperty("sqs.keepQueue", workload == Workload.FILL ? "true" : "false"));
         check("users", users, 1, 1024);
         check("duration", seconds, 1, 3600);
         check("messageSize", size, 32, 262_144);
@@ -69,8 +88,20 @@ record BenchSettings(Workload workload, SqsProtocol protocol, List<String> endpo
         if (!queue.matches("[A-Za-z0-9_-]{1,75}")) {
             throw new IllegalArgumentException("sqs.queue must be 1..75 of [A-Za-z0-9_-], got '" + queue + "'");
         }
-        return new BenchSettings(workload, protocol, endpoints, queue, users, Duration.ofSeconds(seconds), size, prefill,
-                rate, consumers, groups, keep, System.getProperty("bench.out"));
+        return new BenchSettings(
+                workload,
+                protocol,
+                endpoints,
+                queue,
+                users,
+                Duration.ofSeconds(seconds),
+                size,
+                prefill,
+                rate,
+                consumers,
+                groups,
+                keep,
+                System.getProperty("bench.out"));
     }
 
     private static void check(String name, long value, long min, long max) {

@@ -23,7 +23,7 @@ import javax.xml.stream.XMLStreamReader;
 interface Reply {
 
     /** A received message. */
-    record Message(String receiptHandle, String body) { }
+    record Message(String receiptHandle, String body) {}
 
     /** The first member or element called {@code name} (QueueUrl, MessageId, ...), or null. */
     String text(String name);
@@ -70,7 +70,8 @@ interface Reply {
         public List<Message> messages() {
             List<Message> out = new ArrayList<>();
             for (JsonNode m : root.path("Messages")) {
-                out.add(new Message(m.path("ReceiptHandle").asText(), m.path("Body").asText()));
+                out.add(new Message(
+                        m.path("ReceiptHandle").asText(), m.path("Body").asText()));
             }
             return out;
         }
@@ -88,7 +89,9 @@ interface Reply {
         @Override
         public Map<String, String> attributes() {
             Map<String, String> out = new LinkedHashMap<>();
-            root.path("Attributes").fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+            root.path("Attributes")
+                    .fields()
+                    .forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
             return out;
         }
     }
@@ -232,7 +235,7 @@ interface Reply {
                                 }
                             }
                             case XMLStreamConstants.END_ELEMENT -> open.pop();
-                            default -> { }
+                            default -> {}
                         }
                     }
                 } finally {

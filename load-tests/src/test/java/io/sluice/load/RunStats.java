@@ -165,8 +165,8 @@ final class RunStats {
         p.put("messagesByEndpoint", joined(messagesByEndpoint));
         StringBuilder text = new StringBuilder();
         p.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
-        System.out.print("---- SqsSimulation " + settings.workload().shortName() + " " + settings.protocol().shortName()
-                + " ----\n" + text);
+        System.out.print("---- SqsSimulation " + settings.workload().shortName() + " "
+                + settings.protocol().shortName() + " ----\n" + text);
         if (settings.resultFile() != null && !settings.resultFile().isBlank()) {
             try {
                 Path out = Path.of(settings.resultFile());

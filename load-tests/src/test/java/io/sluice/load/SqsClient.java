@@ -94,8 +94,11 @@ final class SqsClient {
 
     /** ApproximateNumberOfMessages of the queue, or -1 if the answer did not carry it. */
     long visibleMessages(String queueUrl) {
-        String n = call("GetQueueAttributes", Map.of("QueueUrl", queueUrl,
-                "AttributeNames", List.of("ApproximateNumberOfMessages"))).attributes().get("ApproximateNumberOfMessages");
+        String n = call(
+                        "GetQueueAttributes",
+                        Map.of("QueueUrl", queueUrl, "AttributeNames", List.of("ApproximateNumberOfMessages")))
+                .attributes()
+                .get("ApproximateNumberOfMessages");
         return n == null ? -1 : Long.parseLong(n);
     }
 

@@ -123,7 +123,8 @@ enum SqsProtocol {
         if (!b.isEmpty()) {
             b.append('&');
         }
-        b.append(URLEncoder.encode(name, StandardCharsets.UTF_8)).append('=')
+        b.append(URLEncoder.encode(name, StandardCharsets.UTF_8))
+                .append('=')
                 .append(URLEncoder.encode(value, StandardCharsets.UTF_8));
     }
 }

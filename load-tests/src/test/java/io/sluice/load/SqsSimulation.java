@@ -95,9 +95,13 @@ public class SqsSimulation extends Simulation {
     private final BenchSettings settings = BenchSettings.fromSystemProperties();
     private final SqsProtocol protocol = settings.protocol();
     private final ServerCpu cpu = ServerCpu.fromSystemProperties();
-    private final RunStats stats = new RunStats(settings.endpoints().size(), cpu,
+    private final RunStats stats = new RunStats(
+            settings.endpoints().size(),
+            cpu,
             settings.workload() == BenchSettings.Workload.E2E
-                    ? (int) Math.min(5_000_000L, (long) settings.rate() * (settings.duration().toSeconds() + 20))
+                    ? (int) Math.min(
+                            5_000_000L,
+                            (long) settings.rate() * (settings.duration().toSeconds() + 20))
                     : 0);
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final String plainBody = settings.messageBody("");
@@ -107,16 +111,18 @@ public class SqsSimulation extends Simulation {
     private final SqsClient admin = new SqsClient(settings.endpoint());
     /** The queues, set in before() (the chains are built earlier, in the constructor, and read them at run time). */
     private volatile String queueUrl;
+
     private volatile String fifoQueueUrl;
     /** Producers and closed-model loops stop here; consumers then drain until {@link #drainEndNanos}. */
     private volatile long productionEndNanos;
+
     private volatile long drainEndNanos;
     /** recvdel, fill: how long storing the messages took (not part of the measured window). */
     private volatile double fillSeconds;
 
-    private final HttpProtocolBuilder httpProtocol = http
-            .baseUrl(settings.endpoint())
-            // One pool for all users: the e2e producer starts a user per message, which must not mean a connection each.
+    private final HttpProtocolBuilder httpProtocol = http.baseUrl(settings.endpoint())
+            // One pool for all users: the e2e producer starts a user per message, which must not mean a connection
+            // each.
             .shareConnections()
             // ... bounded: past this many busy connections, requests wait for one (the wait counts in their latency)
             // instead of opening ever more connections to an overloaded broker until connects time out.
@@ -131,13 +137,16 @@ public class SqsSimulation extends Simulation {
         switch (settings.workload()) {
             case SEND -> populations.add(closedLoop("SendMessage loop", send(protocol, () -> queueUrl)));
             case BATCH -> populations.add(closedLoop("SendMessageBatch loop", batch(protocol, () -> queueUrl)));
-            case RECVDEL -> populations.add(scenario("ReceiveMessage + DeleteMessageBatch loop")
-                    .exec(this::pin)
-                    .exec(session -> session.set(EMPTIES_KEY, 0))
-                    .exec(asLongAs(session -> session.getInt(EMPTIES_KEY) < EMPTY_RECEIVES_TO_STOP && beforeProductionEnd())
-                            .on(receiveDelete(protocol, () -> queueUrl, 0, this::countReceived)))
-                    .exec(stopLoadGeneratorIf("queue drained", session -> session.getInt(EMPTIES_KEY) >= EMPTY_RECEIVES_TO_STOP))
-                    .injectClosed(constantConcurrentUsers(settings.users()).during(d)));
+            case RECVDEL ->
+                populations.add(scenario("ReceiveMessage + DeleteMessageBatch loop")
+                        .exec(this::pin)
+                        .exec(session -> session.set(EMPTIES_KEY, 0))
+                        .exec(asLongAs(session ->
+                                        session.getInt(EMPTIES_KEY) < EMPTY_RECEIVES_TO_STOP && beforeProductionEnd())
+                                .on(receiveDelete(protocol, () -> queueUrl, 0, this::countReceived)))
+                        .exec(stopLoadGeneratorIf(
+                                "queue drained", session -> session.getInt(EMPTIES_KEY) >= EMPTY_RECEIVES_TO_STOP))
+                        .injectClosed(constantConcurrentUsers(settings.users()).during(d)));
             case FIFO -> {
                 populations.add(scenario("FIFO producers, one per group")
                         .exec(this::pin)
@@ -152,13 +161,19 @@ public class SqsSimulation extends Simulation {
                         .exec(this::pin)
                         .exec(timestampedSend(protocol))
                         .injectOpen(constantUsersPerSec(settings.rate()).during(d)));
-                populations.add(consumers("e2e long-polling consumers", protocol, () -> queueUrl, 20, this::recordLatencies));
+                populations.add(
+                        consumers("e2e long-polling consumers", protocol, () -> queueUrl, 20, this::recordLatencies));
                 populations.add(scenario("e2e waker")
-                        .exec(session -> session.set(URL_KEY, settings.endpoint() + "/").set(WAKES_KEY, 0))
+                        .exec(session ->
+                                session.set(URL_KEY, settings.endpoint() + "/").set(WAKES_KEY, 0))
                         .exec(asLongAs(session -> activeConsumers.get() > 0 && session.getInt(WAKES_KEY) < MAX_WAKES)
-                                .on(exec(request(protocol, "SendMessage", "SendMessage (wake)",
-                                        session -> protocol.body("SendMessage",
-                                                Map.of("QueueUrl", queueUrl, "MessageBody", "wake"))))
+                                .on(exec(request(
+                                                protocol,
+                                                "SendMessage",
+                                                "SendMessage (wake)",
+                                                session -> protocol.body(
+                                                        "SendMessage",
+                                                        Map.of("QueueUrl", queueUrl, "MessageBody", "wake"))))
                                         .exec(session -> done(session).set(WAKES_KEY, session.getInt(WAKES_KEY) + 1))
                                         .exec(pause(Duration.ofMillis(50)))))
                         .injectOpen(nothingFor(d.plus(GRACE)), atOnceUsers(1)));
@@ -169,25 +184,38 @@ public class SqsSimulation extends Simulation {
                     String tag = " (" + p.shortName() + ")";
                     populations.add(closedLoopAtOnce("warm-up send" + tag, send(p, () -> queueUrl), 2));
                     populations.add(closedLoopAtOnce("warm-up batch" + tag, batch(p, () -> queueUrl), 1));
-                    populations.add(closedLoopAtOnce("warm-up receive+delete" + tag,
-                            receiveDelete(p, () -> queueUrl, 1, this::countReceived), 2));
+                    populations.add(closedLoopAtOnce(
+                            "warm-up receive+delete" + tag,
+                            receiveDelete(p, () -> queueUrl, 1, this::countReceived),
+                            2));
                     populations.add(scenario("warm-up FIFO send" + tag)
                             .exec(this::pin)
                             .exec(this::joinGroup)
                             .exec(asLongAs(session -> beforeProductionEnd()).on(fifoSend(p, () -> fifoQueueUrl)))
                             .injectOpen(atOnceUsers(2)));
-                    populations.add(closedLoopAtOnce("warm-up FIFO receive+delete" + tag,
-                            receiveDelete(p, () -> fifoQueueUrl, 1, this::countReceived), 1));
+                    populations.add(closedLoopAtOnce(
+                            "warm-up FIFO receive+delete" + tag,
+                            receiveDelete(p, () -> fifoQueueUrl, 1, this::countReceived),
+                            1));
                 }
                 maxDuration = d.plusSeconds(10);
             }
-            case FILL -> populations.add(scenario("GetQueueAttributes after the fill")
-                    .exec(this::pin)
-                    .exec(request(protocol, "GetQueueAttributes", "GetQueueAttributes",
-                            session -> protocol.body("GetQueueAttributes", Map.of("QueueUrl", queueUrl,
-                                    "AttributeNames", List.of("ApproximateNumberOfMessages")))))
-                    .exec(this::done)
-                    .injectOpen(atOnceUsers(1)));
+            case FILL ->
+                populations.add(scenario("GetQueueAttributes after the fill")
+                        .exec(this::pin)
+                        .exec(request(
+                                protocol,
+                                "GetQueueAttributes",
+                                "GetQueueAttributes",
+                                session -> protocol.body(
+                                        "GetQueueAttributes",
+                                        Map.of(
+                                                "QueueUrl",
+                                                queueUrl,
+                                                "AttributeNames",
+                                                List.of("ApproximateNumberOfMessages")))))
+                        .exec(this::done)
+                        .injectOpen(atOnceUsers(1)));
         }
         setUp(populations).protocols(httpProtocol).maxDuration(maxDuration);
     }
@@ -195,7 +223,8 @@ public class SqsSimulation extends Simulation {
     // ---- building blocks ----
 
     /** One SQS request: POST to the user's endpoint, 200 expected, the reply body kept for the next step. */
-    private HttpRequestActionBuilder request(SqsProtocol p, String action, String name, Function<Session, String> body) {
+    private HttpRequestActionBuilder request(
+            SqsProtocol p, String action, String name, Function<Session, String> body) {
         HttpRequestActionBuilder r = http(name)
                 .post(session -> session.getString(URL_KEY))
                 .header("Content-Type", p.contentType())
@@ -225,11 +254,13 @@ public class SqsSimulation extends Simulation {
     private Session pin(Session session) {
         int endpoint = settings.endpointIndex(session.userId());
         stats.started(endpoint);
-        return session.set(ENDPOINT_KEY, endpoint).set(URL_KEY, settings.endpoints().get(endpoint) + "/");
+        return session.set(ENDPOINT_KEY, endpoint)
+                .set(URL_KEY, settings.endpoints().get(endpoint) + "/");
     }
 
     private Session joinGroup(Session session) {
-        return session.set(GROUP_KEY, groupCounter.getAndIncrement() % lastSeqByGroup.length()).set(SEQ_KEY, 0L);
+        return session.set(GROUP_KEY, groupCounter.getAndIncrement() % lastSeqByGroup.length())
+                .set(SEQ_KEY, 0L);
     }
 
     private boolean beforeProductionEnd() {
@@ -252,8 +283,11 @@ public class SqsSimulation extends Simulation {
     }
 
     private ChainBuilder send(SqsProtocol p, Supplier<String> queue) {
-        return exec(request(p, "SendMessage", "SendMessage",
-                session -> p.body("SendMessage", Map.of("QueueUrl", queue.get(), "MessageBody", plainBody))))
+        return exec(request(
+                        p,
+                        "SendMessage",
+                        "SendMessage",
+                        session -> p.body("SendMessage", Map.of("QueueUrl", queue.get(), "MessageBody", plainBody))))
                 .exec(session -> {
                     Reply r = reply(session, p);
                     if (r != null && r.text("MessageId") != null) {
@@ -266,9 +300,13 @@ public class SqsSimulation extends Simulation {
     }
 
     private ChainBuilder batch(SqsProtocol p, Supplier<String> queue) {
-        return exec(request(p, "SendMessageBatch", "SendMessageBatch",
-                session -> p.body("SendMessageBatch", Map.of("QueueUrl", queue.get(),
-                        "Entries", SqsClient.batchEntries(plainBody, 10)))))
+        return exec(request(
+                        p,
+                        "SendMessageBatch",
+                        "SendMessageBatch",
+                        session -> p.body(
+                                "SendMessageBatch",
+                                Map.of("QueueUrl", queue.get(), "Entries", SqsClient.batchEntries(plainBody, 10)))))
                 .exec(session -> countBatch(session, p, 10));
     }
 
@@ -287,31 +325,40 @@ public class SqsSimulation extends Simulation {
     /** SendMessage to a FIFO queue: group {@code g<group>}, the next sequence number; the sequence advances on success. */
     private ChainBuilder fifoSend(SqsProtocol p, Supplier<String> queue) {
         return exec(request(p, "SendMessage", "SendMessage (FIFO)", session -> {
-            int group = session.getInt(GROUP_KEY);
-            long seq = session.getLong(SEQ_KEY);
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("QueueUrl", queue.get());
-            m.put("MessageBody", settings.messageBody(group + ":" + seq + ":"));
-            m.put("MessageGroupId", "g" + group);
-            m.put("MessageDeduplicationId", runId + "-" + group + "-" + seq);
-            return p.body("SendMessage", m);
-        })).exec(session -> {
-            Reply r = reply(session, p);
-            if (r != null && r.text("MessageId") != null) {
-                stats.sent(1);
-                // A failed send is sent again with the same sequence number and deduplication id.
-                return done(session).set(SEQ_KEY, session.getLong(SEQ_KEY) + 1);
-            }
-            stats.failure(1);
-            return done(session);
-        });
+                    int group = session.getInt(GROUP_KEY);
+                    long seq = session.getLong(SEQ_KEY);
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("QueueUrl", queue.get());
+                    m.put("MessageBody", settings.messageBody(group + ":" + seq + ":"));
+                    m.put("MessageGroupId", "g" + group);
+                    m.put("MessageDeduplicationId", runId + "-" + group + "-" + seq);
+                    return p.body("SendMessage", m);
+                }))
+                .exec(session -> {
+                    Reply r = reply(session, p);
+                    if (r != null && r.text("MessageId") != null) {
+                        stats.sent(1);
+                        // A failed send is sent again with the same sequence number and deduplication id.
+                        return done(session).set(SEQ_KEY, session.getLong(SEQ_KEY) + 1);
+                    }
+                    stats.failure(1);
+                    return done(session);
+                });
     }
 
     /** SendMessage whose body starts with {@code t<nanoTime>} taken when the request is built. */
     private ChainBuilder timestampedSend(SqsProtocol p) {
-        return exec(request(p, "SendMessage", "SendMessage",
-                session -> p.body("SendMessage", Map.of("QueueUrl", queueUrl,
-                        "MessageBody", settings.messageBody("t" + System.nanoTime() + " ")))))
+        return exec(request(
+                        p,
+                        "SendMessage",
+                        "SendMessage",
+                        session -> p.body(
+                                "SendMessage",
+                                Map.of(
+                                        "QueueUrl",
+                                        queueUrl,
+                                        "MessageBody",
+                                        settings.messageBody("t" + System.nanoTime() + " ")))))
                 .exec(session -> {
                     Reply r = reply(session, p);
                     if (r != null && r.text("MessageId") != null) {
@@ -334,8 +381,13 @@ public class SqsSimulation extends Simulation {
      * (if anything); counts empty receives in a row under {@link #EMPTIES_KEY}.
      */
     private ChainBuilder receiveDelete(SqsProtocol p, Supplier<String> queue, int wait, OnReceive onReceive) {
-        return exec(request(p, "ReceiveMessage", "ReceiveMessage", session -> p.body("ReceiveMessage",
-                Map.of("QueueUrl", queue.get(), "MaxNumberOfMessages", 10, "WaitTimeSeconds", wait))))
+        return exec(request(
+                        p,
+                        "ReceiveMessage",
+                        "ReceiveMessage",
+                        session -> p.body(
+                                "ReceiveMessage",
+                                Map.of("QueueUrl", queue.get(), "MaxNumberOfMessages", 10, "WaitTimeSeconds", wait))))
                 .exec(session -> {
                     long arrival = System.nanoTime();
                     Reply r = reply(session, p);
@@ -351,13 +403,21 @@ public class SqsSimulation extends Simulation {
                     onReceive.accept(messages, arrival);
                     List<Map<String, String>> entries = new ArrayList<>(messages.size());
                     for (int i = 0; i < messages.size(); i++) {
-                        entries.add(Map.of("Id", "d" + i, "ReceiptHandle", messages.get(i).receiptHandle()));
+                        entries.add(Map.of(
+                                "Id", "d" + i, "ReceiptHandle", messages.get(i).receiptHandle()));
                     }
-                    return done(session).set(EMPTIES_KEY, 0).set(DELETE_KEY,
-                            p.body("DeleteMessageBatch", Map.of("QueueUrl", queue.get(), "Entries", entries)));
+                    return done(session)
+                            .set(EMPTIES_KEY, 0)
+                            .set(
+                                    DELETE_KEY,
+                                    p.body("DeleteMessageBatch", Map.of("QueueUrl", queue.get(), "Entries", entries)));
                 })
-                .exec(doIf(session -> !session.getString(DELETE_KEY).isEmpty()).then(
-                        exec(request(p, "DeleteMessageBatch", "DeleteMessageBatch", session -> session.getString(DELETE_KEY)))
+                .exec(doIf(session -> !session.getString(DELETE_KEY).isEmpty())
+                        .then(exec(request(
+                                        p,
+                                        "DeleteMessageBatch",
+                                        "DeleteMessageBatch",
+                                        session -> session.getString(DELETE_KEY)))
                                 .exec(session -> countBatch(session, p, 1))));
     }
 
@@ -365,7 +425,8 @@ public class SqsSimulation extends Simulation {
      * {@code consumers} users that receive and delete while the producers run and then drain what was sent (for at
      * most {@link #DRAIN}). While one of them is active, {@link #activeConsumers} is above zero (the e2e waker).
      */
-    private PopulationBuilder consumers(String name, SqsProtocol p, Supplier<String> queue, int wait, OnReceive onReceive) {
+    private PopulationBuilder consumers(
+            String name, SqsProtocol p, Supplier<String> queue, int wait, OnReceive onReceive) {
         return scenario(name)
                 .exec(this::pin)
                 .exec(session -> {
@@ -373,10 +434,11 @@ public class SqsSimulation extends Simulation {
                     return session;
                 })
                 .exec(asLongAs(session -> {
-                    long now = System.nanoTime();
-                    return now < productionEndNanos + GRACE.toNanos()
-                            || (now < drainEndNanos && stats.received() < stats.sent());
-                }).on(receiveDelete(p, queue, wait, onReceive)))
+                            long now = System.nanoTime();
+                            return now < productionEndNanos + GRACE.toNanos()
+                                    || (now < drainEndNanos && stats.received() < stats.sent());
+                        })
+                        .on(receiveDelete(p, queue, wait, onReceive)))
                 .exec(session -> {
                     activeConsumers.decrementAndGet();
                     return session;
@@ -437,7 +499,8 @@ public class SqsSimulation extends Simulation {
             }
             default -> queueUrl = admin.createQueue(settings.queueName(), Map.of());
         }
-        if (settings.workload() == BenchSettings.Workload.RECVDEL || settings.workload() == BenchSettings.Workload.FILL) {
+        if (settings.workload() == BenchSettings.Workload.RECVDEL
+                || settings.workload() == BenchSettings.Workload.FILL) {
             long start = System.nanoTime();
             fill(queueUrl, settings.prefill());
             double secs = (System.nanoTime() - start) / 1e9;
@@ -448,17 +511,30 @@ public class SqsSimulation extends Simulation {
                 sleep(500);
                 visible = admin.visibleMessages(queueUrl);
             }
-            System.out.printf("SqsSimulation: queue %s filled with %d messages of %d bytes in %.1f s (%.0f msg/s);"
-                            + " ApproximateNumberOfMessages=%d%n", queueUrl, settings.prefill(), settings.messageSize(),
-                    secs, secs > 0 ? settings.prefill() / secs : 0.0, visible);
+            System.out.printf(
+                    "SqsSimulation: queue %s filled with %d messages of %d bytes in %.1f s (%.0f msg/s);"
+                            + " ApproximateNumberOfMessages=%d%n",
+                    queueUrl,
+                    settings.prefill(),
+                    settings.messageSize(),
+                    secs,
+                    secs > 0 ? settings.prefill() / secs : 0.0,
+                    visible);
         }
-        System.out.printf("SqsSimulation: workload %s, protocol %s, queue %s, %d users, %d s, endpoints %s%n",
-                settings.workload().shortName(), protocol.shortName(), queueUrl != null ? queueUrl : fifoQueueUrl,
-                settings.users(), settings.duration().toSeconds(), settings.endpointList());
+        System.out.printf(
+                "SqsSimulation: workload %s, protocol %s, queue %s, %d users, %d s, endpoints %s%n",
+                settings.workload().shortName(),
+                protocol.shortName(),
+                queueUrl != null ? queueUrl : fifoQueueUrl,
+                settings.users(),
+                settings.duration().toSeconds(),
+                settings.endpointList());
         // The closed-model users stop one second after the injection ends, so the injector never has to replace
         // users that leave at the very end (it would start and end thousands of them in that instant).
-        productionEndNanos = System.nanoTime() + settings.duration().plusSeconds(
-                settings.workload() == BenchSettings.Workload.E2E ? 0 : 1).toNanos();
+        productionEndNanos = System.nanoTime()
+                + settings.duration()
+                        .plusSeconds(settings.workload() == BenchSettings.Workload.E2E ? 0 : 1)
+                        .toNanos();
         drainEndNanos = productionEndNanos + GRACE.toNanos() + DRAIN.toNanos();
     }
 
@@ -476,7 +552,8 @@ public class SqsSimulation extends Simulation {
                 int first = t;
                 parts.add(pool.submit(() -> {
                     for (int batch = first; batch < batches; batch += FILL_THREADS) {
-                        clients.get(batch % clients.size()).sendBatch(queue, plainBody, Math.min(10, count - batch * 10));
+                        clients.get(batch % clients.size())
+                                .sendBatch(queue, plainBody, Math.min(10, count - batch * 10));
                     }
                 }));
             }
@@ -516,10 +593,14 @@ public class SqsSimulation extends Simulation {
             case RECVDEL, FILL -> {
                 extra.put("prefill", settings.prefill());
                 extra.put("fillSeconds", String.format(java.util.Locale.ROOT, "%.1f", fillSeconds));
-                extra.put("fillMessagesPerSecond", String.format(java.util.Locale.ROOT, "%.0f",
-                        fillSeconds > 0 ? settings.prefill() / fillSeconds : 0.0));
+                extra.put(
+                        "fillMessagesPerSecond",
+                        String.format(
+                                java.util.Locale.ROOT,
+                                "%.0f",
+                                fillSeconds > 0 ? settings.prefill() / fillSeconds : 0.0));
             }
-            default -> { }
+            default -> {}
         }
         if (settings.workload() == BenchSettings.Workload.FILL && queueUrl != null) {
             extra.put("queueUrl", queueUrl);

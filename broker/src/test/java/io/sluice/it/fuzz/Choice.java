@@ -1,14 +1,13 @@
 package io.sluice.it.fuzz;
 
+import java.util.ArrayList;
+import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.RandomGenerator;
 import net.jqwik.api.Shrinkable;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.Tuple.Tuple2;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Weighted choices among arbitraries. jqwik's own frequencyOf, oneOf and injectNull flat-map: for
@@ -17,8 +16,7 @@ import java.util.List;
  * generators of their branches once, with the generator of the choice itself.
  */
 final class Choice {
-    private Choice() {
-    }
+    private Choice() {}
 
     @SafeVarargs
     static <T> Arbitrary<T> weighted(Tuple2<Integer, ? extends Arbitrary<? extends T>>... branches) {
@@ -70,7 +68,8 @@ final class Choice {
     static <T> Arbitrary<T> orNull(Arbitrary<T> arbitrary, double nullProbability) {
         return Arbitraries.fromGeneratorWithSize(genSize -> {
             RandomGenerator<T> values = arbitrary.generator(genSize);
-            return random -> random.nextDouble() < nullProbability ? Shrinkable.unshrinkable(null) : values.next(random);
+            return random ->
+                    random.nextDouble() < nullProbability ? Shrinkable.unshrinkable(null) : values.next(random);
         });
     }
 }

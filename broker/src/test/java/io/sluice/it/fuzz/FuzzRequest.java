@@ -18,8 +18,7 @@ import java.util.List;
  * @param closeAfter bytes may follow the request the server reads as another one, or the server
  *                   closes after answering: the client starts a new connection afterwards
  */
-record FuzzRequest(String category, byte[] head, Body body, Expected expected, boolean mayClose,
-                          boolean closeAfter) {
+record FuzzRequest(String category, byte[] head, Body body, Expected expected, boolean mayClose, boolean closeAfter) {
 
     /** What an answer must be. */
     enum Expected {
@@ -37,7 +36,7 @@ record FuzzRequest(String category, byte[] head, Body body, Expected expected, b
     record Body(List<Segment> segments) {
         static final Body EMPTY = new Body(List.of());
 
-        record Segment(byte[] bytes, int repeat) { }
+        record Segment(byte[] bytes, int repeat) {}
 
         static Body of(byte[] bytes) {
             return bytes.length == 0 ? EMPTY : new Body(List.of(new Segment(bytes, 1)));
@@ -100,7 +99,8 @@ record FuzzRequest(String category, byte[] head, Body body, Expected expected, b
             int k = 0;
             while (at < data.length) {
                 int size = Math.min(Math.max(1, sizes[Math.min(k++, sizes.length - 1)]), data.length - at);
-                out.add(new Segment((Integer.toHexString(size) + extension + "\r\n").getBytes(StandardCharsets.ISO_8859_1), 1));
+                out.add(new Segment(
+                        (Integer.toHexString(size) + extension + "\r\n").getBytes(StandardCharsets.ISO_8859_1), 1));
                 byte[] chunk = new byte[size];
                 System.arraycopy(data, at, chunk, 0, size);
                 out.add(new Segment(chunk, 1));
@@ -183,7 +183,12 @@ record FuzzRequest(String category, byte[] head, Body body, Expected expected, b
     }
 
     boolean isHead() {
-        return head.length >= 5 && head[0] == 'H' && head[1] == 'E' && head[2] == 'A' && head[3] == 'D' && head[4] == ' ';
+        return head.length >= 5
+                && head[0] == 'H'
+                && head[1] == 'E'
+                && head[2] == 'A'
+                && head[3] == 'D'
+                && head[4] == ' ';
     }
 
     /** The request for a failure report: category, expectation, and the start of head and body, escaped. */

@@ -1,35 +1,16 @@
 package io.sluice.it.fuzz;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import io.sluice.config.BrokerConfig;
 import io.sluice.it.BrokerExtension;
 import io.sluice.it.fuzz.FuzzRequest.Expected;
 import io.sluice.it.fuzz.WireConnection.Answer;
 import io.sluice.it.fuzz.WireConnection.ClosedWithoutAnswer;
 import io.sluice.server.SluiceNode;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.EdgeCasesMode;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.ShrinkingMode;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.AfterProperty;
-import net.jqwik.api.lifecycle.BeforeContainer;
-import net.jqwik.api.statistics.Statistics;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
-import software.amazon.awssdk.http.SdkHttpClient;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -57,11 +38,29 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.AfterProperty;
+import net.jqwik.api.lifecycle.BeforeContainer;
+import net.jqwik.api.statistics.Statistics;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 
 /**
  * Hostile input against a running node (issue 8): some 10^5 generated requests over both
@@ -81,6 +80,7 @@ class HostileInputFuzzTest {
     private static final int SENDERS = 16;
     /** Generated cases per try: a call goes out over both protocols, so about 1.6 requests each. */
     private static final int CASES_PER_TRY = 275;
+
     private static final int TRIES = 250;
     private static final int SIGNING_TRIES = 25;
     private static final int ANSWER_TIMEOUT_MILLIS = 10_000;
@@ -92,6 +92,7 @@ class HostileInputFuzzTest {
     private static SluiceNode node;
     /** A second node that requires signatures, for the signing part of the fuzzing. */
     private static SluiceNode signingNode;
+
     private static SdkHttpClient sdkHttp;
     private static SqsClient sqs;
     private static SqsFuzz fuzz;
@@ -105,11 +106,19 @@ class HostileInputFuzzTest {
 
     @BeforeContainer
     static void startNodes() {
-        config = BrokerExtension.testConfig("--idle-timeout", Integer.toString(IDLE_TIMEOUT_SECONDS),
-                "--max-connections", Integer.toString(MAX_CONNECTIONS));
+        config = BrokerExtension.testConfig(
+                "--idle-timeout",
+                Integer.toString(IDLE_TIMEOUT_SECONDS),
+                "--max-connections",
+                Integer.toString(MAX_CONNECTIONS));
         node = SluiceNode.start(config);
-        signingNode = SluiceNode.start(BrokerExtension.testConfig("--idle-timeout", Integer.toString(IDLE_TIMEOUT_SECONDS),
-                "--max-connections", Integer.toString(MAX_CONNECTIONS), "--credentials", ACCESS_KEY + ":fuzz-secret"));
+        signingNode = SluiceNode.start(BrokerExtension.testConfig(
+                "--idle-timeout",
+                Integer.toString(IDLE_TIMEOUT_SECONDS),
+                "--max-connections",
+                Integer.toString(MAX_CONNECTIONS),
+                "--credentials",
+                ACCESS_KEY + ":fuzz-secret"));
         sdkHttp = UrlConnectionHttpClient.builder()
                 .connectionTimeout(Duration.ofSeconds(5))
                 .socketTimeout(Duration.ofSeconds(30))
@@ -123,8 +132,14 @@ class HostileInputFuzzTest {
                 .build();
         fillCanary();
         List<String> handles = fuzzQueues();
-        fuzz = new SqsFuzz(new SqsFuzz.Target("127.0.0.1:" + node.port(), node.baseUrl(), BrokerExtension.ACCOUNT,
-                handles, config.maxRequestBytes(), config.http().maxHeaderBytes(), config.http().maxInitialLineBytes()));
+        fuzz = new SqsFuzz(new SqsFuzz.Target(
+                "127.0.0.1:" + node.port(),
+                node.baseUrl(),
+                BrokerExtension.ACCOUNT,
+                handles,
+                config.maxRequestBytes(),
+                config.http().maxHeaderBytes(),
+                config.http().maxInitialLineBytes()));
         senders = Executors.newFixedThreadPool(SENDERS, r -> {
             Thread t = new Thread(r, "fuzz-sender");
             t.setDaemon(true);
@@ -141,14 +156,22 @@ class HostileInputFuzzTest {
         for (int batch = 0; batch < CANARY_MESSAGES / 10; batch++) {
             List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
-                entries.add(SendMessageBatchRequestEntry.builder().id("m" + i)
+                entries.add(SendMessageBatchRequestEntry.builder()
+                        .id("m" + i)
                         .messageBody("canary " + (batch * 10 + i) + " \u00e9\ud83d\ude00 <&>")
-                        .messageAttributes(Map.of("n", MessageAttributeValue.builder().dataType("Number")
-                                .stringValue(Integer.toString(batch * 10 + i)).build()))
+                        .messageAttributes(Map.of(
+                                "n",
+                                MessageAttributeValue.builder()
+                                        .dataType("Number")
+                                        .stringValue(Integer.toString(batch * 10 + i))
+                                        .build()))
                         .build());
             }
-            sqs.sendMessageBatch(b -> b.queueUrl(canaryUrl).entries(entries)).successful()
-                    .forEach(ok -> CANARY.put(ok.messageId(), entries.get(Integer.parseInt(ok.id().substring(1))).messageBody()));
+            sqs.sendMessageBatch(b -> b.queueUrl(canaryUrl).entries(entries))
+                    .successful()
+                    .forEach(ok -> CANARY.put(
+                            ok.messageId(),
+                            entries.get(Integer.parseInt(ok.id().substring(1))).messageBody()));
         }
         assertEquals(CANARY_MESSAGES, CANARY.size(), "canary messages stored");
     }
@@ -156,8 +179,13 @@ class HostileInputFuzzTest {
     /** The fuzzing's own queues, with messages whose receipt handles the generators forge and cut. */
     private static List<String> fuzzQueues() {
         String std = sqs.createQueue(b -> b.queueName("fz-std")).queueUrl();
-        String fifo = sqs.createQueue(b -> b.queueName("fz-fifo.fifo").attributes(Map.of(QueueAttributeName.FIFO_QUEUE, "true",
-                QueueAttributeName.CONTENT_BASED_DEDUPLICATION, "true"))).queueUrl();
+        String fifo = sqs.createQueue(b -> b.queueName("fz-fifo.fifo")
+                        .attributes(Map.of(
+                                QueueAttributeName.FIFO_QUEUE,
+                                "true",
+                                QueueAttributeName.CONTENT_BASED_DEDUPLICATION,
+                                "true")))
+                .queueUrl();
         sqs.createQueue(b -> b.queueName("fz-dlq"));
         for (int i = 0; i < 20; i++) {
             String body = "fz " + i;
@@ -168,7 +196,8 @@ class HostileInputFuzzTest {
         for (String url : List.of(std, fifo)) {
             for (int i = 0; i < 4; i++) {
                 sqs.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10).visibilityTimeout(600))
-                        .messages().forEach(m -> handles.add(m.receiptHandle()));
+                        .messages()
+                        .forEach(m -> handles.add(m.receiptHandle()));
             }
         }
         assertTrue(handles.size() >= 20, "receipt handles to forge: " + handles.size());
@@ -200,11 +229,15 @@ class HostileInputFuzzTest {
         open.closeConnections();
         signing.closeConnections();
         for (SluiceNode n : List.of(node, signingNode)) {
-            HttpResponse<String> health = HEALTH_CLIENT.send(HttpRequest.newBuilder(URI.create(n.baseUrl() + "/health"))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> health = HEALTH_CLIENT.send(
+                    HttpRequest.newBuilder(URI.create(n.baseUrl() + "/health"))
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertEquals(200, health.statusCode(), "health after the fuzzing: " + health.body());
         }
-        assertTrue(sqs.listQueues(b -> b.queueNamePrefix(canaryName)).queueUrls().contains(canaryUrl));
+        assertTrue(
+                sqs.listQueues(b -> b.queueNamePrefix(canaryName)).queueUrls().contains(canaryUrl));
         assertCanaryIntact();
     }
 
@@ -214,12 +247,18 @@ class HostileInputFuzzTest {
      */
     private static void assertCanaryIntact() {
         Map<String, Message> seen = new HashMap<>();
-        await("all " + CANARY.size() + " canary messages received").atMost(Duration.ofSeconds(30))
-                .pollInterval(Duration.ofMillis(50)).until(() -> {
-            sqs.receiveMessage(b -> b.queueUrl(canaryUrl).maxNumberOfMessages(10).visibilityTimeout(120)
-                    .messageAttributeNames("All")).messages().forEach(m -> seen.put(m.messageId(), m));
-            return seen.size() >= CANARY.size();
-        });
+        await("all " + CANARY.size() + " canary messages received")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    sqs.receiveMessage(b -> b.queueUrl(canaryUrl)
+                                    .maxNumberOfMessages(10)
+                                    .visibilityTimeout(120)
+                                    .messageAttributeNames("All"))
+                            .messages()
+                            .forEach(m -> seen.put(m.messageId(), m));
+                    return seen.size() >= CANARY.size();
+                });
         assertEquals(CANARY.keySet(), seen.keySet(), "canary message ids");
         for (Message m : seen.values()) {
             assertEquals(CANARY.get(m.messageId()), m.body(), "body of canary message " + m.messageId());
@@ -229,10 +268,16 @@ class HostileInputFuzzTest {
         for (int i = 0; i < all.size(); i += 10) {
             List<ChangeMessageVisibilityBatchRequestEntry> entries = new ArrayList<>();
             for (Message m : all.subList(i, Math.min(all.size(), i + 10))) {
-                entries.add(ChangeMessageVisibilityBatchRequestEntry.builder().id("e" + entries.size())
-                        .receiptHandle(m.receiptHandle()).visibilityTimeout(0).build());
+                entries.add(ChangeMessageVisibilityBatchRequestEntry.builder()
+                        .id("e" + entries.size())
+                        .receiptHandle(m.receiptHandle())
+                        .visibilityTimeout(0)
+                        .build());
             }
-            assertTrue(sqs.changeMessageVisibilityBatch(b -> b.queueUrl(canaryUrl).entries(entries)).failed().isEmpty());
+            assertTrue(
+                    sqs.changeMessageVisibilityBatch(b -> b.queueUrl(canaryUrl).entries(entries))
+                            .failed()
+                            .isEmpty());
         }
     }
 
@@ -275,10 +320,10 @@ class HostileInputFuzzTest {
     }
 
     /** One outcome of one request: its category, what came back, and what was wrong with it if anything. */
-    private record Outcome(String category, String answer, String failure) { }
+    private record Outcome(String category, String answer, String failure) {}
 
     /** A batch on the wire: how many requests it has, and the senders working through it. */
-    private record Sending(int requests, List<Future<List<Outcome>>> senders) { }
+    private record Sending(int requests, List<Future<List<Outcome>>> senders) {}
 
     /**
      * Fuzzing one node. Each try sends a batch over {@value #SENDERS} keep-alive connections and
@@ -292,6 +337,7 @@ class HostileInputFuzzTest {
         private final int tries;
         /** A node that requires signatures: no SQS request may be served. */
         private final boolean signing;
+
         private final BlockingQueue<WireConnection> connections = new ArrayBlockingQueue<>(SENDERS);
         private Sending inFlight;
         private int triesRun;
@@ -326,9 +372,15 @@ class HostileInputFuzzTest {
                 inFlight = null;
                 check(sending);
                 long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-                System.out.printf(Locale.ROOT, "hostile input (%s node): %d requests in %.1f s (%.0f/s), %d of them closed"
-                        + " by the server (framing it could not read)%n", name, requests, ms / 1000.0,
-                        requests * 1000.0 / Math.max(1, ms), closedInstead.get());
+                System.out.printf(
+                        Locale.ROOT,
+                        "hostile input (%s node): %d requests in %.1f s (%.0f/s), %d of them closed"
+                                + " by the server (framing it could not read)%n",
+                        name,
+                        requests,
+                        ms / 1000.0,
+                        requests * 1000.0 / Math.max(1, ms),
+                        closedInstead.get());
                 if (!signing) {
                     assertTrue(requests >= 100_000, "at least 10^5 requests: " + requests);
                 }
@@ -355,7 +407,8 @@ class HostileInputFuzzTest {
             assertEquals(sending.requests, outcomes.size(), "requests answered or failed, of those sent");
             requests += outcomes.size();
             if (!failures.isEmpty()) {
-                fail(failures.size() + " of " + outcomes.size() + " requests were not answered properly; the first ones:\n\n"
+                fail(failures.size() + " of " + outcomes.size()
+                        + " requests were not answered properly; the first ones:\n\n"
                         + String.join("\n\n", failures.subList(0, Math.min(8, failures.size()))));
             }
         }
@@ -364,7 +417,8 @@ class HostileInputFuzzTest {
         private List<Outcome> sendAll(ConcurrentLinkedQueue<FuzzRequest> work) {
             WireConnection c = connections.poll();
             if (c == null) {
-                c = new WireConnection("127.0.0.1", target.port(), ANSWER_TIMEOUT_MILLIS, (IDLE_TIMEOUT_SECONDS * 1000L) / 2);
+                c = new WireConnection(
+                        "127.0.0.1", target.port(), ANSWER_TIMEOUT_MILLIS, (IDLE_TIMEOUT_SECONDS * 1000L) / 2);
             }
             List<Outcome> out = new ArrayList<>();
             try {
@@ -395,11 +449,17 @@ class HostileInputFuzzTest {
                     return new Outcome(r.category(), label, null);
                 }
                 String body = answer.bodyText();
-                return new Outcome(r.category(), label, r.describe() + "\n  -> " + problem + "\n  answer: " + answer.status()
-                        + " " + answer.headers() + "\n  " + body.substring(0, Math.min(400, body.length())));
+                return new Outcome(
+                        r.category(),
+                        label,
+                        r.describe() + "\n  -> " + problem + "\n  answer: " + answer.status() + " " + answer.headers()
+                                + "\n  " + body.substring(0, Math.min(400, body.length())));
             } catch (SocketTimeoutException e) {
-                return new Outcome(r.category(), "hung", r.describe() + "\n  -> no answer within " + ANSWER_TIMEOUT_MILLIS
-                        + " ms: the connection hangs");
+                return new Outcome(
+                        r.category(),
+                        "hung",
+                        r.describe() + "\n  -> no answer within " + ANSWER_TIMEOUT_MILLIS
+                                + " ms: the connection hangs");
             } catch (ClosedWithoutAnswer e) {
                 if (r.mayClose()) {
                     closedInstead.incrementAndGet();
@@ -453,7 +513,7 @@ class HostileInputFuzzTest {
      * its side down (or else just waits), and the protocol of the answer it must get (null: the
      * server must close the connection, after an answer or not).
      */
-    private record Slow(String name, List<byte[]> pieces, long pauseMillis, boolean halfClose, Expected answerIn) { }
+    private record Slow(String name, List<byte[]> pieces, long pauseMillis, boolean halfClose, Expected answerIn) {}
 
     /**
      * Truncated and stalled requests are closed within the idle timeout (answered first, if at all,
@@ -470,9 +530,19 @@ class HostileInputFuzzTest {
         String jsonHead = "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"
                 + "X-Amz-Target: AmazonSQS.SendMessage\r\nContent-Length: " + json.length() + "\r\n\r\n";
         String form = "Action=SendMessage&QueueUrl=" + queue + "&MessageBody=slow+head";
-        String[] formHeadLines = {"POST / HTTP/1.1\r\n", "Host: x\r\n", "Content-Type: application/x-www-form-urlencoded\r\n",
-            "User-Agent: drip\r\n", "X-A: 1\r\n", "X-B: 2\r\n", "X-C: 3\r\n", "X-D: 4\r\n", "X-E: 5\r\n",
-            "Content-Length: " + form.length() + "\r\n", "\r\n"};
+        String[] formHeadLines = {
+            "POST / HTTP/1.1\r\n",
+            "Host: x\r\n",
+            "Content-Type: application/x-www-form-urlencoded\r\n",
+            "User-Agent: drip\r\n",
+            "X-A: 1\r\n",
+            "X-B: 2\r\n",
+            "X-C: 3\r\n",
+            "X-D: 4\r\n",
+            "X-E: 5\r\n",
+            "Content-Length: " + form.length() + "\r\n",
+            "\r\n"
+        };
         List<byte[]> dripHead = new ArrayList<>();
         for (String line : formHeadLines) {
             dripHead.add(bytes(line));
@@ -487,23 +557,47 @@ class HostileInputFuzzTest {
         long dripPause = (IDLE_TIMEOUT_SECONDS * 1000L) / 6;
         long quickDripPause = (IDLE_TIMEOUT_SECONDS * 1000L) / 4 / dripHead.size();
         List<Slow> scenarios = new ArrayList<>(List.of(
-                new Slow("body cut short", List.of(bytes(jsonHead.replace("Content-Length: " + json.length(), "Content-Length: 100")),
-                        bytes(json.substring(0, 10))), 0, false, null),
-                new Slow("chunked body cut short", List.of(bytes("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
-                        + "Content-Type: application/x-www-form-urlencoded\r\n\r\n10\r\nAction=ListQue")), 0, false, null),
+                new Slow(
+                        "body cut short",
+                        List.of(
+                                bytes(jsonHead.replace("Content-Length: " + json.length(), "Content-Length: 100")),
+                                bytes(json.substring(0, 10))),
+                        0,
+                        false,
+                        null),
+                new Slow(
+                        "chunked body cut short",
+                        List.of(bytes("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+                                + "Content-Type: application/x-www-form-urlencoded\r\n\r\n10\r\nAction=ListQue")),
+                        0,
+                        false,
+                        null),
                 new Slow("head cut short", List.of(bytes("POST / HTTP/1.1\r\nHost: x\r\nContent-Le")), 0, false, null),
                 new Slow("nothing sent", List.of(), 0, false, null),
-                new Slow("chunk larger than what follows", List.of(bytes("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked"
-                        + "\r\n\r\n10\r\nabc\r\n0\r\n\r\n")), 0, false, null),
+                new Slow(
+                        "chunk larger than what follows",
+                        List.of(bytes("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked"
+                                + "\r\n\r\n10\r\nabc\r\n0\r\n\r\n")),
+                        0,
+                        false,
+                        null),
                 new Slow("half-closed mid-body", List.of(bytes(jsonHead), bytes(json.substring(0, 10))), 0, true, null),
                 new Slow("body dribbled in", dripBody, dripPause, false, Expected.JSON),
-                new Slow("head dribbled in within the idle timeout", dripHeadAndBody, quickDripPause, false,
+                new Slow(
+                        "head dribbled in within the idle timeout",
+                        dripHeadAndBody,
+                        quickDripPause,
+                        false,
                         Expected.QUERY),
                 // The idle timeout counts from the last complete HTTP object: a head that takes longer
                 // in total is cut however steadily it trickles in (slow loris).
                 new Slow("head dribbled in for longer than the idle timeout", dripHeadAndBody, dripPause, false, null),
-                new Slow("pause past the idle timeout", List.of(bytes(jsonHead), bytes(json.substring(0, 10)),
-                        bytes(json.substring(10))), (IDLE_TIMEOUT_SECONDS + 2) * 1000L, false, null)));
+                new Slow(
+                        "pause past the idle timeout",
+                        List.of(bytes(jsonHead), bytes(json.substring(0, 10)), bytes(json.substring(10))),
+                        (IDLE_TIMEOUT_SECONDS + 2) * 1000L,
+                        false,
+                        null)));
         for (int i = 0; i < 30; i++) {
             scenarios.add(new Slow("stalled #" + i, List.of(bytes(jsonHead), bytes("{")), 0, false, null));
         }
@@ -514,8 +608,9 @@ class HostileInputFuzzTest {
                 results.add(pool.submit(() -> play(s)));
             }
             // While they all hang on, a normal request is served at once.
-            await().atMost(Duration.ofSeconds(IDLE_TIMEOUT_SECONDS - 1L)).untilAsserted(() ->
-                    assertEquals(200, sqs.listQueues().sdkHttpResponse().statusCode()));
+            await().atMost(Duration.ofSeconds(IDLE_TIMEOUT_SECONDS - 1L))
+                    .untilAsserted(() ->
+                            assertEquals(200, sqs.listQueues().sdkHttpResponse().statusCode()));
             List<String> problems = new ArrayList<>();
             for (int i = 0; i < scenarios.size(); i++) {
                 String problem = results.get(i).get(60, TimeUnit.SECONDS);
@@ -543,7 +638,9 @@ class HostileInputFuzzTest {
                     out.write(s.pieces.get(i));
                     out.flush();
                 } catch (SocketException e) {
-                    return s.answerIn == null ? null : "closed while the request was still being sent: " + e.getMessage();
+                    return s.answerIn == null
+                            ? null
+                            : "closed while the request was still being sent: " + e.getMessage();
                 }
             }
             if (s.halfClose) {
@@ -559,7 +656,8 @@ class HostileInputFuzzTest {
                 } catch (IOException e) {
                     return "no answer: " + e.getMessage();
                 }
-                FuzzRequest asSent = new FuzzRequest(s.name, new byte[0], FuzzRequest.Body.EMPTY, s.answerIn, false, true);
+                FuzzRequest asSent =
+                        new FuzzRequest(s.name, new byte[0], FuzzRequest.Body.EMPTY, s.answerIn, false, true);
                 String problem = SqsAnswers.problem(asSent, answer);
                 if (problem == null && answer.status() != 200) {
                     problem = "refused: " + answer.status() + " " + answer.bodyText();
@@ -611,7 +709,8 @@ class HostileInputFuzzTest {
             }
             assertTrue(served <= MAX_CONNECTIONS, "served " + served + " connections, limit " + MAX_CONNECTIONS);
             // Other clients of the node (the SDK's pooled connections, ones closing) take some of the limit.
-            assertTrue(served >= MAX_CONNECTIONS / 2, "served only " + served + " connections, limit " + MAX_CONNECTIONS);
+            assertTrue(
+                    served >= MAX_CONNECTIONS / 2, "served only " + served + " connections, limit " + MAX_CONNECTIONS);
             assertTrue(refused >= attempts - MAX_CONNECTIONS, "refused " + refused + " of " + attempts);
             // The connections it took are still served.
             Socket first = open.get(0);

@@ -2,14 +2,17 @@ package io.sluice.it.fuzz;
 
 import io.sluice.it.fuzz.FuzzRequest.Body;
 import io.sluice.it.fuzz.FuzzRequest.Expected;
-
 import java.util.ArrayList;
 import java.util.List;
 
 /** Assembles a request's bytes: request line, header lines, framing, body; nothing is checked or repaired. */
 final class HttpRequestBuilder {
     /** How the body's length is told. */
-    enum Framing { CONTENT_LENGTH, CHUNKED, NONE }
+    enum Framing {
+        CONTENT_LENGTH,
+        CHUNKED,
+        NONE
+    }
 
     private final String hostHeader;
     String method = "POST";
@@ -21,6 +24,7 @@ final class HttpRequestBuilder {
     Framing framing = Framing.CONTENT_LENGTH;
     /** A Content-Length value written instead of the body's length (a lie, or no number at all). */
     String contentLengthOverride;
+
     int[] chunkSizes = {8192};
     String chunkExtension = "";
     String trailer = "";
@@ -54,7 +58,12 @@ final class HttpRequestBuilder {
 
     FuzzRequest build(String category, Expected expected, boolean mayClose, boolean closeAfter) {
         StringBuilder head = new StringBuilder(256);
-        head.append(method).append(' ').append(target).append(' ').append(version).append(eol);
+        head.append(method)
+                .append(' ')
+                .append(target)
+                .append(' ')
+                .append(version)
+                .append(eol);
         if (host) {
             head.append("Host: ").append(hostHeader).append(eol);
         }
@@ -63,15 +72,19 @@ final class HttpRequestBuilder {
         }
         Body framed = body;
         switch (framing) {
-            case CONTENT_LENGTH -> head.append("Content-Length: ")
-                    .append(contentLengthOverride != null ? contentLengthOverride : Long.toString(body.length())).append(eol);
+            case CONTENT_LENGTH ->
+                head.append("Content-Length: ")
+                        .append(contentLengthOverride != null ? contentLengthOverride : Long.toString(body.length()))
+                        .append(eol);
             case CHUNKED -> {
                 head.append("Transfer-Encoding: chunked").append(eol);
                 framed = body.chunked(chunkSizes, chunkExtension, trailer);
             }
             case NONE -> {
                 if (contentLengthOverride != null) {
-                    head.append("Content-Length: ").append(contentLengthOverride).append(eol);
+                    head.append("Content-Length: ")
+                            .append(contentLengthOverride)
+                            .append(eol);
                 }
             }
         }

@@ -4,19 +4,18 @@ import io.sluice.it.fuzz.FuzzRequest.Expected;
 import io.sluice.it.fuzz.WireConnection.Answer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.regex.Pattern;
+import javax.xml.parsers.DocumentBuilder;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.parsers.ParserConfigurationException;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 import org.xml.sax.ErrorHandler;
 import org.xml.sax.InputSource;
 import org.xml.sax.SAXException;
 import org.xml.sax.SAXParseException;
-
-import javax.xml.parsers.DocumentBuilder;
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.parsers.ParserConfigurationException;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.util.regex.Pattern;
 
 /** Whether an answer is what SQS would give: a status below 500 and the right shape in the right protocol. */
 final class SqsAnswers {
@@ -31,7 +30,7 @@ final class SqsAnswers {
             DocumentBuilder b = f.newDocumentBuilder();
             b.setErrorHandler(new ErrorHandler() {
                 @Override
-                public void warning(SAXParseException e) { }
+                public void warning(SAXParseException e) {}
 
                 @Override
                 public void error(SAXParseException e) throws SAXException {
@@ -49,8 +48,7 @@ final class SqsAnswers {
         }
     });
 
-    private SqsAnswers() {
-    }
+    private SqsAnswers() {}
 
     /** @return what is wrong with the answer, or null when it is a proper one */
     static String problem(FuzzRequest request, Answer answer) {
@@ -112,7 +110,8 @@ final class SqsAnswers {
         try {
             DocumentBuilder xml = XML.get();
             xml.reset();
-            root = xml.parse(new InputSource(new ByteArrayInputStream(answer.body()))).getDocumentElement();
+            root = xml.parse(new InputSource(new ByteArrayInputStream(answer.body())))
+                    .getDocumentElement();
         } catch (SAXException | IOException e) {
             return "an answer that is no well-formed XML: " + e.getMessage();
         }
@@ -134,7 +133,9 @@ final class SqsAnswers {
             return "an ErrorResponse without Error";
         }
         Element faultType = child(error, "Type");
-        if (faultType == null || !(faultType.getTextContent().equals("Sender") || faultType.getTextContent().equals("Receiver"))) {
+        if (faultType == null
+                || !(faultType.getTextContent().equals("Sender")
+                        || faultType.getTextContent().equals("Receiver"))) {
             return "an Error without Type Sender or Receiver";
         }
         if (!notBlank(child(error, "Code"))) {

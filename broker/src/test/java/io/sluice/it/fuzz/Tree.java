@@ -12,20 +12,20 @@ import java.util.Random;
  */
 sealed interface Tree {
 
-    record Str(String value) implements Tree { }
+    record Str(String value) implements Tree {}
 
     /** Written verbatim into JSON, so it may be no valid JSON number at all (NaN, 01, 1e99999). */
-    record Num(String literal) implements Tree { }
+    record Num(String literal) implements Tree {}
 
-    record Bool(boolean value) implements Tree { }
+    record Bool(boolean value) implements Tree {}
 
-    record Null() implements Tree { }
+    record Null() implements Tree {}
 
-    record Arr(List<Tree> items) implements Tree { }
+    record Arr(List<Tree> items) implements Tree {}
 
-    record Obj(List<Member> members) implements Tree { }
+    record Obj(List<Member> members) implements Tree {}
 
-    record Member(String name, Tree value) { }
+    record Member(String name, Tree value) {}
 
     static Str str(String s) {
         return new Str(s);
@@ -42,7 +42,7 @@ sealed interface Tree {
     // ------------------------------------------------------------------ JSON
 
     /** How a JSON body is written. */
-    record JsonStyle(boolean escapeNonAscii, boolean rawControlCharacters, boolean spaces) { }
+    record JsonStyle(boolean escapeNonAscii, boolean rawControlCharacters, boolean spaces) {}
 
     static byte[] json(Tree tree, JsonStyle style) {
         StringBuilder sb = new StringBuilder();
@@ -91,8 +91,10 @@ sealed interface Tree {
                 sb.append('\\').append(c);
             } else if (c < 0x20 && !style.rawControlCharacters) {
                 unicodeEscape(c, sb);
-            } else if (Character.isSurrogate(c) && !(Character.isHighSurrogate(c) && i + 1 < s.length()
-                    && Character.isLowSurrogate(s.charAt(i + 1)))) {
+            } else if (Character.isSurrogate(c)
+                    && !(Character.isHighSurrogate(c)
+                            && i + 1 < s.length()
+                            && Character.isLowSurrogate(s.charAt(i + 1)))) {
                 unicodeEscape(c, sb); // a lone surrogate only exists escaped
             } else if (c >= 0x7F && style.escapeNonAscii) {
                 unicodeEscape(c, sb);
@@ -107,7 +109,10 @@ sealed interface Tree {
     char[] LOWER_HEX = "0123456789abcdef".toCharArray();
 
     private static void unicodeEscape(char c, StringBuilder sb) {
-        sb.append("\\u").append(HEX[(c >> 12) & 0xF]).append(HEX[(c >> 8) & 0xF]).append(HEX[(c >> 4) & 0xF])
+        sb.append("\\u")
+                .append(HEX[(c >> 12) & 0xF])
+                .append(HEX[(c >> 8) & 0xF])
+                .append(HEX[(c >> 4) & 0xF])
                 .append(HEX[c & 0xF]);
     }
 
@@ -137,8 +142,19 @@ sealed interface Tree {
             "ChangeMessageVisibilityBatch", "ChangeMessageVisibilityBatchRequestEntry");
 
     /** Query indexes a hostile client may write instead of 1, 2, 3. */
-    List<String> ODD_INDEXES = List.of("0", "-1", "01", "999999999", "1000000000", "2147483648", "1a", "", " 1",
-            "1.5", "\u0661", "99999999999999999999");
+    List<String> ODD_INDEXES = List.of(
+            "0",
+            "-1",
+            "01",
+            "999999999",
+            "1000000000",
+            "2147483648",
+            "1a",
+            "",
+            " 1",
+            "1.5",
+            "\u0661",
+            "99999999999999999999");
 
     /**
      * Flattens a call's members into Query parameters, in order.
@@ -151,8 +167,8 @@ sealed interface Tree {
         }
     }
 
-    private static void flatten(String action, String name, Tree value, Random random, double oddIndexes,
-                                List<String[]> out) {
+    private static void flatten(
+            String action, String name, Tree value, Random random, double oddIndexes, List<String[]> out) {
         if (value instanceof Str s) {
             out.add(new String[] {name, s.value});
         } else if (value instanceof Num n) {
@@ -160,7 +176,8 @@ sealed interface Tree {
         } else if (value instanceof Bool b) {
             out.add(new String[] {name, Boolean.toString(b.value)});
         } else if (value instanceof Arr a) {
-            String prefix = QUERY_LISTS.getOrDefault(name,
+            String prefix = QUERY_LISTS.getOrDefault(
+                    name,
                     name.equals("Entries") && QUERY_ENTRIES.containsKey(action) ? QUERY_ENTRIES.get(action) : name);
             if (a.items.isEmpty()) {
                 out.add(new String[] {name, ""}); // as botocore writes an empty list
@@ -175,8 +192,8 @@ sealed interface Tree {
         }
     }
 
-    private static void flattenObject(String action, String name, Obj o, Random random, double oddIndexes,
-                                      List<String[]> out) {
+    private static void flattenObject(
+            String action, String name, Obj o, Random random, double oddIndexes, List<String[]> out) {
         String[] map = QUERY_MAPS.get(name);
         if (map == null) {
             for (Member m : o.members) {
@@ -194,7 +211,8 @@ sealed interface Tree {
             out.add(new String[] {item + map[1], m.name});
             if (attributeValues && m.value instanceof Obj attribute) {
                 for (Member field : attribute.members) {
-                    String queryField = field.name.equals("StringListValues") ? "StringListValue"
+                    String queryField = field.name.equals("StringListValues")
+                            ? "StringListValue"
                             : field.name.equals("BinaryListValues") ? "BinaryListValue" : field.name;
                     flatten(action, item + map[2] + "." + queryField, field.value, random, oddIndexes, out);
                 }
@@ -242,8 +260,13 @@ sealed interface Tree {
     static void percent(String s, FormStyle style, StringBuilder sb) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_'
-                    || c == '.' || (c == '~' && style != FormStyle.LOOSE)) {
+            if ((c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '-'
+                    || c == '_'
+                    || c == '.'
+                    || (c == '~' && style != FormStyle.LOOSE)) {
                 sb.append(c);
             } else if (c == ' ' && style == FormStyle.LOOSE) {
                 sb.append('+');
@@ -253,7 +276,9 @@ sealed interface Tree {
                     bytes = s.substring(i, i + 2).getBytes(StandardCharsets.UTF_8);
                     i++;
                 } else if (Character.isSurrogate(c)) {
-                    bytes = new byte[] {(byte) (0xE0 | (c >> 12)), (byte) (0x80 | ((c >> 6) & 0x3F)), (byte) (0x80 | (c & 0x3F))};
+                    bytes = new byte[] {
+                        (byte) (0xE0 | (c >> 12)), (byte) (0x80 | ((c >> 6) & 0x3F)), (byte) (0x80 | (c & 0x3F))
+                    };
                 } else {
                     bytes = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
                 }

@@ -97,7 +97,8 @@ final class WireConnection implements Closeable {
             try {
                 answer = readAnswer(in, request.isHead());
             } catch (SocketException e) {
-                ClosedWithoutAnswer closed = new ClosedWithoutAnswer("connection reset instead of an answer: " + e.getMessage(), e);
+                ClosedWithoutAnswer closed =
+                        new ClosedWithoutAnswer("connection reset instead of an answer: " + e.getMessage(), e);
                 if (writeFailure != null) {
                     closed.addSuppressed(writeFailure);
                 }
@@ -148,7 +149,8 @@ final class WireConnection implements Closeable {
             while ((h = line(in)) != null && !h.isEmpty()) {
                 int colon = h.indexOf(':');
                 if (colon > 0) {
-                    headers.computeIfAbsent(h.substring(0, colon).trim().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
+                    headers.computeIfAbsent(
+                                    h.substring(0, colon).trim().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
                             .add(h.substring(colon + 1).trim());
                 }
             }
