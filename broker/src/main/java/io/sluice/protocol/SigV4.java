@@ -162,21 +162,7 @@ public final class SigV4 {
         }
         String[] scope = scope(parts.get("Credential"));
         Key key = known(scope[0]);
-        checkScopeDate(scope, amzDate);
-        List<String> signedHeaders =
-                List.of(parts.get("SignedHeaders").toLowerCase(Locale.ROOT).split(";"));
-        String canonical = canonical(request, query, signedHeaders, null);
-        String payloadHash = first(request.headers().apply("x-amz-content-sha256"));
-        return new Pending(
-                key,
-                amzDate,
-                String.join("/", List.of(scope).subList(1, 5)),
-                scope[1],
-                scope[2],
-                scope[3],
-                canonical,
-                payloadHash,
-                parts.get("Signature"));
+        return pending(request, query, key, amzDate, scope, parts.get("SignedHeaders"), null, parts.get("Signature"));
     }
 
     private Pending fromQuery(Request request, Map<String, List<String>> query) {
@@ -209,10 +195,31 @@ public final class SigV4 {
         }
         String[] scope = scope(first(query.get("X-Amz-Credential")));
         Key key = known(scope[0]);
+        return pending(
+                request,
+                query,
+                key,
+                amzDate,
+                scope,
+                first(query.get("X-Amz-SignedHeaders")),
+                "X-Amz-Signature",
+                first(query.get("X-Amz-Signature")));
+    }
+
+    /** What both forms leave for {@link #verify}: the canonical request but its payload hash, and the signature. */
+    private static Pending pending(
+            Request request,
+            Map<String, List<String>> query,
+            Key key,
+            String amzDate,
+            String[] scope,
+            String signedHeadersText,
+            String excludedParameter,
+            String signature) {
         checkScopeDate(scope, amzDate);
-        List<String> signedHeaders = List.of(
-                first(query.get("X-Amz-SignedHeaders")).toLowerCase(Locale.ROOT).split(";"));
-        String canonical = canonical(request, query, signedHeaders, "X-Amz-Signature");
+        List<String> signedHeaders =
+                List.of(signedHeadersText.toLowerCase(Locale.ROOT).split(";"));
+        String canonical = canonical(request, query, signedHeaders, excludedParameter);
         String payloadHash = first(request.headers().apply("x-amz-content-sha256"));
         return new Pending(
                 key,
@@ -223,7 +230,7 @@ public final class SigV4 {
                 scope[3],
                 canonical,
                 payloadHash,
-                first(query.get("X-Amz-Signature")));
+                signature);
     }
 
     /** The canonical request up to, not including, the payload hash. */
