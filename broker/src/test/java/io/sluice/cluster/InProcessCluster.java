@@ -12,9 +12,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,16 +34,8 @@ final class InProcessCluster implements AutoCloseable {
     private final List<Vertx> vertxes = new ArrayList<>();
 
     InProcessCluster() {
-        try {
-            String yaml = Files.readString(Path.of("../cluster-config/local.yaml"))
-                    .replaceFirst("cluster-name: sluice", "cluster-name: sluice-test-" + UUID.randomUUID());
-            Path file = Files.createTempFile("sluice-in-process", ".yaml");
-            file.toFile().deleteOnExit();
-            Files.writeString(file, yaml);
-            settings = new ClusterSettings(file.toString(), "127.0.0.1", 0, 1);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Path file = IsolatedClusterConfig.write(IsolatedClusterConfig.newClusterName());
+        settings = new ClusterSettings(file.toString(), "127.0.0.1", 0, 1);
     }
 
     private Config config() {

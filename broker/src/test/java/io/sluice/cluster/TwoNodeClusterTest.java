@@ -12,7 +12,6 @@ import io.sluice.config.ConfigLoader;
 import io.sluice.it.StartedThreads;
 import io.sluice.server.SluiceNode;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -20,7 +19,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,11 +48,8 @@ class TwoNodeClusterTest {
     @BeforeAll
     static void start() throws Exception {
         // The project's local configuration under a cluster name of its own, so nothing else joins.
-        clusterName = "sluice-test-" + UUID.randomUUID();
-        String yaml = Files.readString(Path.of("../cluster-config/local.yaml"))
-                .replaceFirst("cluster-name: sluice", "cluster-name: " + clusterName);
-        Path config = Files.createTempFile("sluice-two-nodes", ".yaml");
-        Files.writeString(config, yaml);
+        clusterName = IsolatedClusterConfig.newClusterName();
+        Path config = IsolatedClusterConfig.write(clusterName);
         BrokerConfig base = ConfigLoader.load(
                 List.of(
                         "--port",

@@ -9,17 +9,16 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.cluster.IsolatedClusterConfig;
 import io.sluice.config.BrokerConfig;
 import io.sluice.config.ConfigLoader;
 import io.sluice.server.SluiceNode;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,10 +50,7 @@ class MoveTaskTwoNodeTest {
     @BeforeAll
     static void start() throws Exception {
         // The project's local configuration under a cluster name of its own, so nothing else joins.
-        String yaml = Files.readString(Path.of("../cluster-config/local.yaml"))
-                .replaceFirst("cluster-name: sluice", "cluster-name: sluice-test-" + UUID.randomUUID());
-        Path config = Files.createTempFile("sluice-move-tasks", ".yaml");
-        Files.writeString(config, yaml);
+        Path config = IsolatedClusterConfig.write(IsolatedClusterConfig.newClusterName());
         BrokerConfig base = ConfigLoader.load(
                 List.of("--port", "0", "--partitions", "8", "--cluster-config", config.toString()), Map.of());
         a = SluiceNode.start(base);

@@ -1,0 +1,34 @@
+package io.sluice.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.UUID;
+
+/**
+ * The project's cluster-config/local.yaml under a cluster name of its own, written to a temporary
+ * file: in-process test clusters use the shipped settings, and nothing else on the machine joins them.
+ */
+public final class IsolatedClusterConfig {
+    private IsolatedClusterConfig() {}
+
+    /** A fresh cluster name for {@link #write(String)}. */
+    public static String newClusterName() {
+        return "sluice-test-" + UUID.randomUUID();
+    }
+
+    /** The configuration file of a cluster named {@code clusterName}. */
+    public static Path write(String clusterName) {
+        try {
+            String yaml = Files.readString(Path.of("../cluster-config/local.yaml"))
+                    .replaceFirst("cluster-name: sluice", "cluster-name: " + clusterName);
+            Path file = Files.createTempFile("sluice-cluster", ".yaml");
+            file.toFile().deleteOnExit();
+            Files.writeString(file, yaml);
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
