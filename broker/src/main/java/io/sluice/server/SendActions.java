@@ -23,7 +23,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * SendMessage and SendMessageBatch. A standard message goes to a random partition; a FIFO
  * message to its group's partition, after its deduplication id is checked where the queue
  * keeps it: in the group's partition (per-group scope, or when the id hashes there), otherwise
- * in the id's own partition, reserved before the message is stored and confirmed after.
+ * in the id's own partition, reserved before the message is stored and confirmed after (the
+ * group's partition records the key as well, which makes a retry after a failure between the
+ * two steps safe).
  */
 final class SendActions {
     private final Broker broker;
@@ -152,10 +154,15 @@ final class SendActions {
                         return Future.succeededFuture(new SendOutcome(seen.messageId(), seen.sequenceNumber(), true));
                     }
                     // Unconfirmed: an earlier send of this id may have failed between the two steps;
-                    // store under the reserved id (a no-op when that send did store it).
+                    // store under the reserved id. The group's partition keeps the key too, so when
+                    // that earlier send did store the message it is not stored again, even if it was
+                    // received and deleted since (a client's retry after a node loss did just that).
                     MessageRecord record = seen == null ? out.record : out.record.withMessageId(seen.messageId());
                     return broker.router
-                            .execute(meta.name(), group, new PartitionRequest.Send(record, out.delayMillis))
+                            .execute(
+                                    meta.name(),
+                                    group,
+                                    new PartitionRequest.Send(record, out.delayMillis, out.dedupKey))
                             .compose(stored -> broker.router
                                     .execute(
                                             meta.name(),

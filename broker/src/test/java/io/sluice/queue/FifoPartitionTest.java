@@ -160,6 +160,33 @@ class FifoPartitionTest {
         assertNull(partition.reserveDedup("k", "id-4"), "expired after 5 minutes");
     }
 
+    /**
+     * The two-partition send of SendActions when the confirmation was lost (the dedup home's node
+     * died after the group's partition stored the message): the client's retry finds the key
+     * reserved but unconfirmed and stores under the reserved id again. The group's partition knows
+     * the key, so a message received and deleted meanwhile does not come back.
+     */
+    @Test
+    void retryAfterALostConfirmationDoesNotStoreADeletedMessageAgain() {
+        Partition dedupHome = new Partition(clock, () -> 345_600_000L, true, 5, new SequenceClock());
+        MessageRecord first = message("A", "a1");
+        assertNull(dedupHome.reserveDedup("k", first.messageId));
+        SendOutcome stored = partition.send(first, 0, "k");
+        assertFalse(stored.duplicate());
+        // ConfirmDedup never reached the dedup home.
+        Delivery d = partition.receive(1, 30_000).get(0);
+        assertTrue(partition.delete(d.messageId(), d.receiptToken()));
+
+        DedupEntry pending = dedupHome.reserveDedup("k", "m-retry");
+        assertFalse(pending.confirmed());
+        MessageRecord retry = message("A", "a1").withMessageId(pending.messageId());
+        SendOutcome again = partition.send(retry, 0, "k");
+        assertTrue(again.duplicate(), "the group's partition stored this key already");
+        assertEquals(stored.sequenceNumber(), again.sequenceNumber());
+        assertEquals(0, partition.size(), "the deleted message is not stored again");
+        assertTrue(partition.receive(10, 30_000).isEmpty());
+    }
+
     @Test
     void receiveAttemptsAreRememberedForFiveMinutesAndRedeliverWhileInFlight() {
         partition.send(message("A", "a1"), 0);
