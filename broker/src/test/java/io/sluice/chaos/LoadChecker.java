@@ -265,10 +265,14 @@ public final class LoadChecker implements AutoCloseable {
         final String node;
         final String receiptHandle;
         final int receiveCount;
+        /** The SQS message id: a standard message sent twice (a retried send) has two. */
+        final String messageId;
+
         volatile long deleteAckMs = -1;
 
         Delivery(
                 String id,
+                String messageId,
                 int group,
                 int seq,
                 long startMs,
@@ -278,6 +282,7 @@ public final class LoadChecker implements AutoCloseable {
                 String handle,
                 int count) {
             this.id = id;
+            this.messageId = messageId;
             this.group = group;
             this.seq = seq;
             this.startMs = startMs;
@@ -291,7 +296,7 @@ public final class LoadChecker implements AutoCloseable {
         @Override
         public String toString() {
             return id + "@" + node + "[" + startMs + ".." + endMs + (deleteAckMs >= 0 ? ", deleted " + deleteAckMs : "")
-                    + "]";
+                    + ", message " + messageId + ", receive count " + receiveCount + "]";
         }
     }
 
@@ -619,6 +624,7 @@ public final class LoadChecker implements AutoCloseable {
                 String count = m.attributesAsStrings().get("ApproximateReceiveCount");
                 Delivery d = new Delivery(
                         id,
+                        m.messageId(),
                         group,
                         seq,
                         start,
@@ -843,7 +849,10 @@ public final class LoadChecker implements AutoCloseable {
      * A delivery that started after a delete was acknowledged, when no other delivery of the
      * message overlapped the time between the deleted receive and the delete's acknowledgement
      * (such an overlapping receive would have made the deleted handle outdated: then SQS's delete
-     * succeeds without deleting).
+     * succeeds without deleting). On a standard queue only a delivery of the same SQS message
+     * counts: a send the client retried after a failure may have stored the body twice, under two
+     * message ids, which at-least-once delivery allows (the duplicates count covers it). On a FIFO
+     * queue deduplication must prevent that, so any later delivery of the body counts.
      */
     private int deletedCameBack(boolean standard, List<String> out) {
         int count = 0;
@@ -863,7 +872,7 @@ public final class LoadChecker implements AutoCloseable {
                     continue;
                 }
                 for (Delivery later : ds) {
-                    if (later.startMs > ack) {
+                    if (later.startMs > ack && (!standard || later.messageId.equals(deleted.messageId))) {
                         count++;
                         out.add((standard ? "standard" : "FIFO") + " deleted came back: " + deleted + " then " + later);
                     }
