@@ -38,6 +38,11 @@ public final class HazelcastOwnership implements Ownership {
         return partitionOf(queueName, partition).getOwner();
     }
 
+    /** The Hazelcast partition that holds the queue partition's replicated state. */
+    public int partitionId(String queueName, int partition) {
+        return partitionOf(queueName, partition).getPartitionId();
+    }
+
     private Partition partitionOf(String queueName, int partition) {
         if (partition < 0) {
             return partitions.getPartition(new PartitionKey(queueName, partition).toString());

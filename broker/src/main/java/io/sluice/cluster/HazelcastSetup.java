@@ -5,8 +5,7 @@ import com.hazelcast.config.FileSystemYamlConfig;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MultiMapConfig;
-import com.hazelcast.config.PartitioningStrategyConfig;
-import com.hazelcast.partition.strategy.StringPartitioningStrategy;
+import io.sluice.cluster.store.PartitionStore;
 import io.sluice.config.ClusterSettings;
 import java.io.FileNotFoundException;
 import java.io.UncheckedIOException;
@@ -16,8 +15,11 @@ import java.io.UncheckedIOException;
  * one, a cluster of one that never looks for peers; plus what Sluice always needs.
  */
 public final class HazelcastSetup {
-    /** Every queue partition's records, keyed "kind:id@queue#index" so a partition's keys share a Hazelcast partition. */
-    public static final String MESSAGES_MAP = "sluice.messages";
+    /**
+     * The split-brain protection the partition store's writes require when the member
+     * configuration defines it (the files in cluster-config/ do: a majority of the cluster).
+     */
+    public static final String SPLIT_BRAIN_PROTECTION = "sluice-majority";
 
     public static final String QUEUES_MAP = "sluice.queues";
     public static final String DELETED_QUEUES_MAP = "sluice.deleted-queues";
@@ -52,15 +54,8 @@ public final class HazelcastSetup {
         if (c.getProperty("hazelcast.max.no.heartbeat.seconds") == null) {
             c.setProperty("hazelcast.max.no.heartbeat.seconds", "10");
         }
-        MapConfig messages = c.getMapConfigOrNull(MESSAGES_MAP);
-        if (messages == null) {
-            messages = new MapConfig(MESSAGES_MAP);
-            c.addMapConfig(messages);
-        }
-        messages.setBackupCount(settings.backupCount())
-                .setAsyncBackupCount(0)
-                .setPartitioningStrategyConfig(
-                        new PartitioningStrategyConfig(StringPartitioningStrategy.class.getName()));
+        // Every queue partition's records, in the partition store service: one operation per commit.
+        PartitionStore.register(c, settings.backupCount(), SPLIT_BRAIN_PROTECTION);
         if (c.getMapConfigOrNull(QUEUES_MAP) == null) {
             c.addMapConfig(new MapConfig(QUEUES_MAP).setBackupCount(Math.max(1, settings.backupCount())));
         }

@@ -14,6 +14,7 @@ import io.sluice.cluster.PauseGuard;
 import io.sluice.cluster.Reconciler;
 import io.sluice.cluster.StatsBoard;
 import io.sluice.cluster.WakeRelay;
+import io.sluice.cluster.store.PartitionStore;
 import io.sluice.config.BrokerConfig;
 import io.sluice.partition.Ownership;
 import io.sluice.partition.PartitionDirectory;
@@ -153,9 +154,9 @@ public final class SluiceNode implements AutoCloseable {
             directory = new PartitionDirectory(
                     loops,
                     new HazelcastCommitPort(
-                            hz.getMap(HazelcastSetup.MESSAGES_MAP),
-                            () -> hz.getCluster().getLocalMember().getUuid(),
-                            blocking),
+                            PartitionStore.of(hz),
+                            ownership,
+                            () -> hz.getCluster().getLocalMember().getUuid()),
                     clock,
                     registry,
                     wakes,

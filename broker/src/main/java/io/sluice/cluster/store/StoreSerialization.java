@@ -1,0 +1,180 @@
+package io.sluice.cluster.store;
+
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.DataSerializableFactory;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.sluice.queue.AttemptRef;
+import io.sluice.queue.DedupEntry;
+import io.sluice.queue.MessageAttributeValue;
+import io.sluice.queue.MessageState;
+import io.sluice.queue.StoredAttempt;
+import io.sluice.queue.StoredMessage;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Hazelcast's {@link IdentifiedDataSerializable} form of what the partition store replicates:
+ * the factory that names every type by a class id, and the field layouts of the queue's
+ * values (which stay free of Hazelcast types). Every stored value starts with a format version,
+ * so a later release can read what this one wrote (a rolling upgrade) and add fields after it.
+ */
+public final class StoreSerialization implements DataSerializableFactory {
+    /** Registered in the member configuration; unique among this cluster's factories. */
+    public static final int FACTORY_ID = 0x51CE;
+
+    static final int COMMIT = 1;
+    static final int COMMIT_BACKUP = 2;
+    static final int LOAD = 3;
+    static final int REPLICATION = 4;
+    static final int DELTA = 5;
+    static final int STATE = 6;
+
+    /** The layout of a stored message written by this release. */
+    private static final byte MESSAGE_FORMAT = 1;
+
+    @Override
+    public IdentifiedDataSerializable create(int classId) {
+        return switch (classId) {
+            case COMMIT -> new CommitOperation();
+            case COMMIT_BACKUP -> new CommitBackupOperation();
+            case LOAD -> new LoadOperation();
+            case REPLICATION -> new ReplicationOperation();
+            case DELTA -> new PartitionDelta();
+            case STATE -> new StoredPartition();
+            default -> null;
+        };
+    }
+
+    static void writeMessage(ObjectDataOutput out, StoredMessage m) throws IOException {
+        out.writeByte(MESSAGE_FORMAT);
+        out.writeString(m.messageId());
+        out.writeString(m.body());
+        writeAttributes(out, m.attributes());
+        writeAttributes(out, m.systemAttributes());
+        out.writeLong(m.sentTimestamp());
+        out.writeString(m.senderId());
+        out.writeString(m.messageGroupId());
+        out.writeString(m.deduplicationId());
+        out.writeString(m.sequenceNumber());
+        out.writeString(m.deadLetterSourceArn());
+        out.writeString(m.state().name());
+        out.writeLong(m.visibleAt());
+        out.writeInt(m.receiveCount());
+        out.writeLong(m.firstReceiveTimestamp());
+        out.writeLong(m.receivedAt());
+        out.writeLong(m.receiptToken());
+    }
+
+    static StoredMessage readMessage(ObjectDataInput in) throws IOException {
+        byte format = in.readByte();
+        if (format < 1) {
+            throw new IOException("unknown stored message format " + format);
+        }
+        return new StoredMessage(
+                in.readString(),
+                in.readString(),
+                readAttributes(in),
+                readAttributes(in),
+                in.readLong(),
+                in.readString(),
+                in.readString(),
+                in.readString(),
+                in.readString(),
+                in.readString(),
+                MessageState.valueOf(in.readString()),
+                in.readLong(),
+                in.readInt(),
+                in.readLong(),
+                in.readLong(),
+                in.readLong());
+    }
+
+    private static void writeAttributes(ObjectDataOutput out, Map<String, MessageAttributeValue> attributes)
+            throws IOException {
+        out.writeInt(attributes.size());
+        for (Map.Entry<String, MessageAttributeValue> e : attributes.entrySet()) {
+            out.writeString(e.getKey());
+            out.writeString(e.getValue().dataType());
+            out.writeString(e.getValue().stringValue());
+            out.writeByteArray(e.getValue().binaryValue());
+        }
+    }
+
+    private static Map<String, MessageAttributeValue> readAttributes(ObjectDataInput in) throws IOException {
+        int n = in.readInt();
+        if (n == 0) {
+            return Map.of();
+        }
+        Map<String, MessageAttributeValue> out = new LinkedHashMap<>(n * 2);
+        for (int i = 0; i < n; i++) {
+            out.put(in.readString(), new MessageAttributeValue(in.readString(), in.readString(), in.readByteArray()));
+        }
+        return out;
+    }
+
+    static void writeDedup(ObjectDataOutput out, DedupEntry e) throws IOException {
+        out.writeString(e.messageId());
+        out.writeString(e.sequenceNumber());
+        out.writeLong(e.expiresAt());
+    }
+
+    static DedupEntry readDedup(ObjectDataInput in) throws IOException {
+        return new DedupEntry(in.readString(), in.readString(), in.readLong());
+    }
+
+    static void writeAttempt(ObjectDataOutput out, StoredAttempt a) throws IOException {
+        out.writeLong(a.expiresAt());
+        out.writeInt(a.refs().size());
+        for (AttemptRef r : a.refs()) {
+            out.writeInt(r.partition());
+            out.writeString(r.messageId());
+            out.writeLong(r.token());
+        }
+    }
+
+    static StoredAttempt readAttempt(ObjectDataInput in) throws IOException {
+        long expiresAt = in.readLong();
+        int n = in.readInt();
+        List<AttemptRef> refs = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            refs.add(new AttemptRef(in.readInt(), in.readString(), in.readLong()));
+        }
+        return new StoredAttempt(List.copyOf(refs), expiresAt);
+    }
+
+    /** A map whose null values mean "removed", as a count and key, present flag, value per entry. */
+    static <V> void writeNullableValues(ObjectDataOutput out, Map<String, V> map, Writer<V> writer) throws IOException {
+        out.writeInt(map.size());
+        for (Map.Entry<String, V> e : map.entrySet()) {
+            out.writeString(e.getKey());
+            out.writeBoolean(e.getValue() != null);
+            if (e.getValue() != null) {
+                writer.write(out, e.getValue());
+            }
+        }
+    }
+
+    static <V> LinkedHashMap<String, V> readNullableValues(ObjectDataInput in, Reader<V> reader) throws IOException {
+        int n = in.readInt();
+        LinkedHashMap<String, V> map = new LinkedHashMap<>(Math.max(4, n * 2));
+        for (int i = 0; i < n; i++) {
+            String key = in.readString();
+            map.put(key, in.readBoolean() ? reader.read(in) : null);
+        }
+        return map;
+    }
+
+    @FunctionalInterface
+    interface Writer<V> {
+        void write(ObjectDataOutput out, V value) throws IOException;
+    }
+
+    @FunctionalInterface
+    interface Reader<V> {
+        V read(ObjectDataInput in) throws IOException;
+    }
+}
