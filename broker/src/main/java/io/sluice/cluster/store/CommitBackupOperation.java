@@ -2,40 +2,26 @@ package io.sluice.cluster.store;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.spi.impl.operationservice.BackupOperation;
-import com.hazelcast.spi.impl.operationservice.Operation;
 import java.io.IOException;
 
 /** A commit applied on a backup replica, after its primary took it. */
-public final class CommitBackupOperation extends Operation implements BackupOperation, IdentifiedDataSerializable {
+public final class CommitBackupOperation extends StoreOperation implements BackupOperation {
     private PartitionDelta delta;
 
     /** For deserialization. */
-    public CommitBackupOperation() {}
+    public CommitBackupOperation() {
+        super(StoreSerialization.COMMIT_BACKUP);
+    }
 
     CommitBackupOperation(PartitionDelta delta) {
+        super(StoreSerialization.COMMIT_BACKUP);
         this.delta = delta;
     }
 
     @Override
     public void run() {
         this.<PartitionStore>getService().apply(getPartitionId(), delta);
-    }
-
-    @Override
-    public String getServiceName() {
-        return PartitionStore.SERVICE_NAME;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return StoreSerialization.FACTORY_ID;
-    }
-
-    @Override
-    public int getClassId() {
-        return StoreSerialization.COMMIT_BACKUP;
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.sluice.cluster.store;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.spi.impl.operationservice.BackupAwareOperation;
 import com.hazelcast.spi.impl.operationservice.Operation;
 import java.io.IOException;
@@ -15,15 +14,18 @@ import java.util.UUID;
  * which Hazelcast retried onto the new primary, is refused there (answer false) instead of
  * landing after the new owner rebuilt the partition.
  */
-public final class CommitOperation extends Operation implements BackupAwareOperation, IdentifiedDataSerializable {
+public final class CommitOperation extends StoreOperation implements BackupAwareOperation {
     private UUID committer;
     private PartitionDelta delta;
     private transient boolean accepted;
 
     /** For deserialization. */
-    public CommitOperation() {}
+    public CommitOperation() {
+        super(StoreSerialization.COMMIT);
+    }
 
     public CommitOperation(UUID committer, PartitionDelta delta) {
+        super(StoreSerialization.COMMIT);
         this.committer = committer;
         this.delta = delta;
     }
@@ -62,21 +64,6 @@ public final class CommitOperation extends Operation implements BackupAwareOpera
     @Override
     public Operation getBackupOperation() {
         return new CommitBackupOperation(delta);
-    }
-
-    @Override
-    public String getServiceName() {
-        return PartitionStore.SERVICE_NAME;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return StoreSerialization.FACTORY_ID;
-    }
-
-    @Override
-    public int getClassId() {
-        return StoreSerialization.COMMIT;
     }
 
     @Override

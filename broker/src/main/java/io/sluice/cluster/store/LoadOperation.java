@@ -2,8 +2,6 @@ package io.sluice.cluster.store;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import com.hazelcast.spi.impl.operationservice.Operation;
 import com.hazelcast.spi.impl.operationservice.PartitionAwareOperation;
 import java.io.IOException;
 import java.util.UUID;
@@ -16,15 +14,18 @@ import java.util.UUID;
  * Refused, like a commit, while the member's side lacks the majority the split-brain protection
  * asks for.
  */
-public final class LoadOperation extends Operation implements PartitionAwareOperation, IdentifiedDataSerializable {
+public final class LoadOperation extends StoreOperation implements PartitionAwareOperation {
     private UUID requester;
     private String partitionKey;
     private transient StoredPartition result;
 
     /** For deserialization. */
-    public LoadOperation() {}
+    public LoadOperation() {
+        super(StoreSerialization.LOAD);
+    }
 
     public LoadOperation(UUID requester, String partitionKey) {
+        super(StoreSerialization.LOAD);
         this.requester = requester;
         this.partitionKey = partitionKey;
     }
@@ -43,21 +44,6 @@ public final class LoadOperation extends Operation implements PartitionAwareOper
     @Override
     public Object getResponse() {
         return result;
-    }
-
-    @Override
-    public String getServiceName() {
-        return PartitionStore.SERVICE_NAME;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return StoreSerialization.FACTORY_ID;
-    }
-
-    @Override
-    public int getClassId() {
-        return StoreSerialization.LOAD;
     }
 
     @Override

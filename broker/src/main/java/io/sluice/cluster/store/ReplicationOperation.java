@@ -2,8 +2,6 @@ package io.sluice.cluster.store;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import com.hazelcast.spi.impl.operationservice.Operation;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
@@ -12,34 +10,22 @@ import java.util.Map;
  * Everything a Hazelcast partition holds of the store, sent to a member that becomes one of
  * its replicas (a migration, or a backup brought back in sync): each queue partition as one unit.
  */
-public final class ReplicationOperation extends Operation implements IdentifiedDataSerializable {
+public final class ReplicationOperation extends StoreOperation {
     private Map<String, StoredPartition> states;
 
     /** For deserialization. */
-    public ReplicationOperation() {}
+    public ReplicationOperation() {
+        super(StoreSerialization.REPLICATION);
+    }
 
     ReplicationOperation(Map<String, StoredPartition> states) {
+        super(StoreSerialization.REPLICATION);
         this.states = states;
     }
 
     @Override
     public void run() {
         this.<PartitionStore>getService().install(getPartitionId(), states);
-    }
-
-    @Override
-    public String getServiceName() {
-        return PartitionStore.SERVICE_NAME;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return StoreSerialization.FACTORY_ID;
-    }
-
-    @Override
-    public int getClassId() {
-        return StoreSerialization.REPLICATION;
     }
 
     @Override
