@@ -1,10 +1,8 @@
 package io.sluice.cluster;
 
 import io.sluice.cluster.store.CommitOperation;
-import io.sluice.cluster.store.LoadOperation;
 import io.sluice.cluster.store.PartitionDelta;
 import io.sluice.cluster.store.PartitionStore;
-import io.sluice.cluster.store.StoredPartition;
 import io.sluice.partition.PartitionMoved;
 import io.sluice.queue.CommitPort;
 import io.sluice.queue.PartitionChange;
@@ -74,23 +72,13 @@ public final class HazelcastCommitPort implements CommitPort {
 
     @Override
     public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
-        CompletableFuture<PartitionSnapshot> loaded = new CompletableFuture<>();
-        store.operations()
-                .<StoredPartition>invokeOnPartition(
-                        PartitionStore.SERVICE_NAME,
-                        new LoadOperation(localMember.get(), new PartitionKey(queueName, partition).toString()),
-                        ownership.partitionId(queueName, partition))
-                .whenCompleteAsync(
-                        (state, err) -> {
-                            if (err != null) {
-                                loaded.completeExceptionally(err);
-                            } else if (state == null) {
-                                loaded.completeExceptionally(new PartitionMoved(queueName, partition));
-                            } else {
-                                loaded.complete(state.toSnapshot());
-                            }
-                        },
-                        DIRECT);
-        return loaded;
+        return store.read(
+                        localMember.get(),
+                        new PartitionKey(queueName, partition),
+                        ownership.partitionId(queueName, partition),
+                        0)
+                .thenCompose(snapshot -> snapshot != null
+                        ? CompletableFuture.completedFuture(snapshot)
+                        : CompletableFuture.failedFuture(new PartitionMoved(queueName, partition)));
     }
 }

@@ -9,9 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Who owns a queue partition: the member Hazelcast's partition table names as the owner of
- * the text of its {@link PartitionKey} ("queue#index", the same string the partition's message
- * keys end with, so its records live where it is owned). That member's Vert.x node id (a member attribute set by the
- * Vert.x cluster manager, not the member UUID) is where its event-bus requests go.
+ * the text of its {@link PartitionKey} ("queue#index"; the partition store keeps the queue
+ * partition's records in that same Hazelcast partition, so they live where it is owned). That
+ * member's Vert.x node id (a member attribute set by the Vert.x cluster manager, not the member
+ * UUID) is where its event-bus requests go.
  */
 public final class HazelcastOwnership implements Ownership {
     static final String NODE_ID_ATTRIBUTE = "__vertx.nodeId";

@@ -13,7 +13,6 @@ import io.sluice.queue.ReceiveOutcome;
 import io.sluice.queue.RedrivePolicy;
 import io.sluice.queue.SendOutcome;
 import io.sluice.queue.SqsException;
-import io.sluice.queue.StoredAttempt;
 import io.sluice.queue.StoredMessage;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -27,13 +26,13 @@ import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
- * The cluster's binary encoding of what it replicates and of what one node asks another's
- * partitions: stored messages, deduplication entries, receive attempts, queue metadata,
- * partition requests and their replies. No reflection, no Java serialization.
+ * The cluster's binary encoding of queue metadata and of what one node asks another's
+ * partitions: partition requests and their replies (partition state itself travels in the
+ * partition store's Hazelcast serialization). No reflection, no Java serialization.
  *
  * <h2>Layout</h2>
  * Every encoded value starts with two bytes: the format version ({@link #FORMAT}) and a kind
- * byte naming what follows (message, dedup entry, attempt, queue meta, request, reply), so a
+ * byte naming what follows (queue meta, request, reply), so a
  * value decoded as the wrong thing, or written by an unknown format, is refused. Fields follow
  * in declaration order, big-endian:
  * <ul>
@@ -82,9 +81,7 @@ public final class WireCodec {
     public static final byte FORMAT = 2;
 
     // Kinds: the second byte.
-    private static final byte K_MESSAGE = 1;
-    private static final byte K_DEDUP = 2;
-    private static final byte K_ATTEMPT = 3;
+    // 1-3 were stored messages, deduplication records and receive attempts (now the partition store's).
     private static final byte K_META = 4;
     private static final byte K_REQUEST = 5;
     private static final byte K_REPLY = 6;
@@ -179,7 +176,7 @@ public final class WireCodec {
         }
     }
 
-    // ---------------------------------------------------------------- stored values
+    // ---------------------------------------------------------------- queue metadata
 
     /**
      * Reads one value of {@code kind} with {@code read}, strictly: anything that goes wrong, and
@@ -194,40 +191,6 @@ public final class WireCodec {
         } catch (RuntimeException e) {
             throw r.malformed(e);
         }
-    }
-
-    public static byte[] encodeMessage(StoredMessage m) {
-        Writer w = new Writer(K_MESSAGE, 256);
-        writeMessage(w, m);
-        return w.toArray();
-    }
-
-    public static StoredMessage decodeMessage(byte[] bytes) {
-        return decode(bytes, K_MESSAGE, "message", WireCodec::readMessage);
-    }
-
-    public static byte[] encodeDedup(DedupEntry d) {
-        Writer w = new Writer(K_DEDUP, 64);
-        writeDedup(w, d);
-        return w.toArray();
-    }
-
-    public static DedupEntry decodeDedup(byte[] bytes) {
-        return decode(bytes, K_DEDUP, "dedup entry", WireCodec::readDedup);
-    }
-
-    public static byte[] encodeAttempt(StoredAttempt a) {
-        Writer w = new Writer(K_ATTEMPT, 128);
-        writeRefs(w, a.refs());
-        w.putLong(a.expiresAt());
-        return w.toArray();
-    }
-
-    public static StoredAttempt decodeAttempt(byte[] bytes) {
-        return decode(bytes, K_ATTEMPT, "attempt", r -> {
-            List<AttemptRef> refs = readRefs(r);
-            return new StoredAttempt(refs, r.getLong());
-        });
     }
 
     public static byte[] encodeQueueMeta(QueueMeta q) {

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -31,6 +32,9 @@ import javax.crypto.spec.SecretKeySpec;
  * signature itself, which covers the body, is checked once the body is there.
  */
 public final class SigV4 {
+    /** Runs of spaces in a signed header value, which canonicalisation folds into one. */
+    private static final Pattern SPACES = Pattern.compile(" +");
+
     static final String ALGORITHM = "AWS4-HMAC-SHA256";
     private static final Duration MAX_SKEW = Duration.ofMinutes(15);
     private static final long MAX_PRESIGNED_EXPIRES_SECONDS = 7 * 24 * 3600;
@@ -272,7 +276,7 @@ public final class SigV4 {
                     if (i > 0) {
                         sb.append(',');
                     }
-                    sb.append(values.get(i).trim().replaceAll(" +", " "));
+                    sb.append(SPACES.matcher(values.get(i).trim()).replaceAll(" "));
                 }
             }
             sb.append('\n');

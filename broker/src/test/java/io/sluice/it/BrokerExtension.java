@@ -1,15 +1,23 @@
 package io.sluice.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.config.BrokerConfig;
 import io.sluice.config.ConfigLoader;
 import io.sluice.server.SluiceNode;
 import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -32,6 +40,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * </pre>
  */
 public final class BrokerExtension implements BeforeAllCallback, AfterAllCallback {
+    private static final Pattern METRIC_SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[^}]*\\})? (\\S+)$");
 
     public static final String ACCOUNT = "000000000000";
     public static final String REGION = "us-east-1";
@@ -94,6 +103,24 @@ public final class BrokerExtension implements BeforeAllCallback, AfterAllCallbac
 
     public SluiceNode node() {
         return node;
+    }
+
+    /** The node's /metrics, as samples by "name{labels}" the way Prometheus prints them. */
+    public Map<String, Double> metrics() {
+        HttpResponse<String> r = new RawHttp(baseUrl())
+                .send(HttpRequest.newBuilder(URI.create(baseUrl() + "/metrics"))
+                        .GET()
+                        .build());
+        assertEquals(200, r.statusCode());
+        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
+        Map<String, Double> samples = new HashMap<>();
+        for (String line : r.body().split("\n")) {
+            Matcher m = METRIC_SAMPLE.matcher(line);
+            if (!line.startsWith("#") && m.matches()) {
+                samples.put(m.group(1) + (m.group(2) == null ? "" : m.group(2)), Double.parseDouble(m.group(3)));
+            }
+        }
+        return samples;
     }
 
     public String baseUrl() {

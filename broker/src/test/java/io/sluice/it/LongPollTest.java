@@ -3,6 +3,7 @@ package io.sluice.it;
 import static io.sluice.it.SqsAssert.receive;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.json.JsonObject;
@@ -51,12 +52,18 @@ class LongPollTest {
         return CompletableFuture.supplyAsync(() -> sqs().receiveMessage(request).messages(), pool);
     }
 
-    /** Asserts the receive stays parked (has not answered) for the given time. */
-    private static void assertParkedFor(CompletableFuture<?> f, Duration d) {
-        await().during(d)
-                .atMost(d.plusSeconds(2))
-                .pollInterval(Duration.ofMillis(50))
-                .until(() -> !f.isDone());
+    /**
+     * Waits until the node has {@code count} receives parked (its gauge of parked long polls),
+     * and asserts that none of {@code receives} has answered: they reached the node and wait there.
+     */
+    private static void awaitParked(int count, CompletableFuture<?>... receives) {
+        await("receives parked on the node")
+                .atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> broker.metrics().get("sluice_long_polls_parked") == count);
+        for (CompletableFuture<?> f : receives) {
+            assertFalse(f.isDone(), "a parked receive answered before anything was sent");
+        }
     }
 
     private static long msSince(long nanoStart) {
@@ -69,7 +76,7 @@ class LongPollTest {
         long start = System.nanoTime();
         CompletableFuture<List<Message>> f =
                 receiveAsync(r -> r.queueUrl(url).waitTimeSeconds(10).maxNumberOfMessages(10));
-        assertParkedFor(f, Duration.ofMillis(700));
+        awaitParked(1, f);
 
         long sentAt = System.nanoTime();
         sqs().sendMessage(r -> r.queueUrl(url).messageBody("wake up"));
@@ -161,7 +168,7 @@ class LongPollTest {
                 receiveAsync(r -> r.queueUrl(url).waitTimeSeconds(3).maxNumberOfMessages(10));
         CompletableFuture<List<Message>> b =
                 receiveAsync(r -> r.queueUrl(url).waitTimeSeconds(3).maxNumberOfMessages(10));
-        assertParkedFor(CompletableFuture.anyOf(a, b), Duration.ofMillis(500));
+        awaitParked(2, a, b);
         sqs().sendMessage(r -> r.queueUrl(url).messageBody("only one"));
         int total =
                 a.get(8, TimeUnit.SECONDS).size() + b.get(8, TimeUnit.SECONDS).size();
@@ -174,7 +181,7 @@ class LongPollTest {
         String url = broker.createQueue("max");
         CompletableFuture<List<Message>> f =
                 receiveAsync(r -> r.queueUrl(url).waitTimeSeconds(5).maxNumberOfMessages(2));
-        assertParkedFor(f, Duration.ofMillis(500));
+        awaitParked(1, f);
         sqs().sendMessageBatch(r -> r.queueUrl(url)
                 .entries(
                         e -> e.id("a").messageBody("a"),

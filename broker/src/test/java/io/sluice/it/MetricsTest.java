@@ -4,15 +4,9 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -22,24 +16,8 @@ class MetricsTest {
     @RegisterExtension
     static final BrokerExtension broker = new BrokerExtension("--vertx-metrics", "true");
 
-    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[^}]*\\})? (\\S+)$");
-
-    /** Samples by "name{labels}" as Prometheus prints them. */
     private static Map<String, Double> scrape() {
-        HttpResponse<String> r = new RawHttp(broker.baseUrl())
-                .send(HttpRequest.newBuilder(URI.create(broker.baseUrl() + "/metrics"))
-                        .GET()
-                        .build());
-        assertEquals(200, r.statusCode());
-        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
-        Map<String, Double> samples = new HashMap<>();
-        for (String line : r.body().split("\n")) {
-            Matcher m = SAMPLE.matcher(line);
-            if (!line.startsWith("#") && m.matches()) {
-                samples.put(m.group(1) + (m.group(2) == null ? "" : m.group(2)), Double.parseDouble(m.group(3)));
-            }
-        }
-        return samples;
+        return broker.metrics();
     }
 
     private static double value(Map<String, Double> samples, String name, String queue) {

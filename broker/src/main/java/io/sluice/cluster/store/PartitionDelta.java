@@ -10,6 +10,7 @@ import io.sluice.queue.StoredMessage;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The changes one loop turn made to one queue partition, as they travel to its primary and
@@ -44,6 +45,8 @@ public final class PartitionDelta implements IdentifiedDataSerializable {
                 attempts.put(a.attemptId(), a.attempt());
             } else if (c instanceof PartitionChange.AttemptRemoved a) {
                 attempts.put(a.attemptId(), null);
+            } else {
+                throw new IllegalArgumentException("unknown change " + c);
             }
         }
     }
@@ -54,25 +57,18 @@ public final class PartitionDelta implements IdentifiedDataSerializable {
     }
 
     void applyTo(StoredPartition state) {
-        messages.forEach((id, m) -> {
-            if (m == null) {
-                state.messages.remove(id);
+        merge(messages, state.messages);
+        merge(dedup, state.dedup);
+        merge(attempts, state.attempts);
+    }
+
+    /** Puts every change into {@code into}; a null value removes the key. */
+    private static <V> void merge(Map<String, V> changes, Map<String, V> into) {
+        changes.forEach((key, value) -> {
+            if (value == null) {
+                into.remove(key);
             } else {
-                state.messages.put(id, m);
-            }
-        });
-        dedup.forEach((key, e) -> {
-            if (e == null) {
-                state.dedup.remove(key);
-            } else {
-                state.dedup.put(key, e);
-            }
-        });
-        attempts.forEach((key, a) -> {
-            if (a == null) {
-                state.attempts.remove(key);
-            } else {
-                state.attempts.put(key, a);
+                into.put(key, value);
             }
         });
     }

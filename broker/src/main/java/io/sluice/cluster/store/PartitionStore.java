@@ -75,17 +75,17 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
     }
 
     /**
-     * What one replica of a queue partition holds, read on that replica's partition thread: 0 is
-     * the primary, 1 its first backup. For tests and diagnostics.
+     * What one replica of a queue partition holds, read on that replica's partition thread (0 is
+     * the primary, 1 its first backup) for {@code requester}; completes with null when that
+     * replica is not on the requesting member (the partition moved on). The stage completes on
+     * the Hazelcast thread that received the answer.
      */
-    public CompletionStage<PartitionSnapshot> readReplica(PartitionKey key, int replicaIndex) {
+    public CompletionStage<PartitionSnapshot> read(
+            UUID requester, PartitionKey key, int partitionId, int replicaIndex) {
         CompletableFuture<PartitionSnapshot> read = new CompletableFuture<>();
         nodeEngine
                 .getOperationService()
-                .createInvocationBuilder(
-                        SERVICE_NAME,
-                        new LoadOperation(nodeEngine.getLocalMember().getUuid(), key.toString()),
-                        nodeEngine.getPartitionService().getPartitionId(key.toString()))
+                .createInvocationBuilder(SERVICE_NAME, new LoadOperation(requester, key.toString()), partitionId)
                 .setReplicaIndex(replicaIndex)
                 .<StoredPartition>invoke()
                 .whenCompleteAsync(
@@ -93,11 +93,21 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
                             if (err != null) {
                                 read.completeExceptionally(err);
                             } else {
-                                read.complete(state == null ? PartitionSnapshot.EMPTY : state.toSnapshot());
+                                read.complete(state == null ? null : state.toSnapshot());
                             }
                         },
                         Runnable::run);
         return read;
+    }
+
+    /** {@link #read} of a replica this member holds, for tests and diagnostics. */
+    public CompletionStage<PartitionSnapshot> readReplica(PartitionKey key, int replicaIndex) {
+        return read(
+                        nodeEngine.getLocalMember().getUuid(),
+                        key,
+                        nodeEngine.getPartitionService().getPartitionId(key.toString()),
+                        replicaIndex)
+                .thenApply(snapshot -> snapshot == null ? PartitionSnapshot.EMPTY : snapshot);
     }
 
     /** Where this member's operations are invoked; known once the member started. */
