@@ -84,6 +84,9 @@ public final class HazelcastSetup {
         join.getMulticastConfig().setEnabled(false);
         join.getTcpIpConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
+        // Hazelcast's own metrics (for its Management Center) are collected every 5 s and read by
+        // nobody here: Sluice's metrics are its own (GET /metrics).
+        c.getMetricsConfig().setEnabled(false);
         return c;
     }
 

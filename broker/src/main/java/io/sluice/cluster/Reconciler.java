@@ -62,10 +62,22 @@ public final class Reconciler implements MigrationListener {
     }
 
     public void start() {
+        start(true);
+    }
+
+    /**
+     * @param replicated whether other members can hold replicas; a node that runs alone has no
+     *     backups to wait for, so it does not ask Hazelcast four times a second
+     */
+    public void start(boolean replicated) {
         partitions.addMigrationListener(this);
         vertx.setPeriodic(PERIOD_MILLIS, id -> reconcile());
-        vertx.setPeriodic(SAFETY_CHECK_MILLIS, id -> checkSafety());
-        checkSafety();
+        if (replicated) {
+            vertx.setPeriodic(SAFETY_CHECK_MILLIS, id -> checkSafety());
+            checkSafety();
+        } else {
+            clusterSafe = true;
+        }
         reconcile();
     }
 

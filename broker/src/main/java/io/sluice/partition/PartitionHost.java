@@ -14,6 +14,7 @@ import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -25,6 +26,12 @@ import java.util.logging.Logger;
  */
 public final class PartitionHost {
     private static final Logger LOG = Logger.getLogger(PartitionHost.class.getName());
+    /**
+     * How often a replicated partition checks that it is still owned here when nothing else
+     * wakes it: a partition lost (and perhaps regained) unnoticed must not serve its old memory.
+     */
+    static final long OWNERSHIP_CHECK_MILLIS = 20;
+
     private final String queueName;
     private final int index;
     private final Partition state;
@@ -45,6 +52,8 @@ public final class PartitionHost {
     private volatile Runnable onBroken = () -> {};
 
     private volatile PartitionEvents events = PartitionEvents.NONE;
+    /** The loop's timer: told of the partition's next deadline after every request. Loop only. */
+    private LongConsumer wakeBy = at -> {};
 
     PartitionHost(
             String queueName,
@@ -92,6 +101,7 @@ public final class PartitionHost {
                 return;
             }
             afterChange();
+            wakeBy.accept(state.nextDeadline());
             whenCommitted(err -> completeOn(replyOn, answer, err == null ? result : null, err));
         });
         return answer.future();
@@ -109,23 +119,35 @@ public final class PartitionHost {
         }
     }
 
-    /** The loop's periodic tick: apply due deadlines and expiries. Runs on the loop. */
-    void tick(long now) {
+    /**
+     * The loop's timer fired: apply due deadlines and expiries. Runs on the loop.
+     *
+     * @return when this partition next needs a tick ({@link Long#MAX_VALUE}: not before a request)
+     */
+    long tick(long now) {
         if (closed) {
-            return;
+            return Long.MAX_VALUE;
         }
         if (!ownership.ownsLocally(queueName, index)) {
             // Lost, even if it comes back before the reconciler looks: memory from before another
             // owner's changes must never serve again, so the directory drops this host and a
             // later owner rebuilds from storage.
             closed = true;
-            return;
+            return Long.MAX_VALUE;
         }
         state.advance(now);
         afterChange();
         if (state.hasChanges()) {
             whenCommitted(err -> {});
         }
+        long next = state.nextDeadline();
+        return port.replicates() ? Math.min(next, now + OWNERSHIP_CHECK_MILLIS) : next;
+    }
+
+    /** Attached to a loop: {@code wakeBy} arms its timer. Runs on the loop. */
+    void onDeadline(LongConsumer wakeBy) {
+        this.wakeBy = wakeBy;
+        wakeBy.accept(0);
     }
 
     void events(PartitionEvents observer) {

@@ -15,39 +15,39 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The event loops partitions live on: one deployed verticle per loop, whose context runs the
- * partitions given to it. Each loop has one periodic tick that applies the due deadlines and
- * expiries of every partition it holds: no timer per message, none per partition.
+ * partitions given to it. Each loop has one timer, armed for the earliest deadline any of its
+ * partitions reports (a delay end, a visibility or retention expiry, an ownership check): no
+ * timer per message, none per partition, and no wake-up at all on a loop with nothing due.
  */
 public final class PartitionLoops {
-    /** How often deadlines are applied; bounds how late a delay end or visibility expiry wakes a long poll. */
-    static final long TICK_MILLIS = 20;
+    /**
+     * The longest a loop with partitions sleeps, whatever they report: bounds how late a shortened
+     * retention period (read when the timer fires) takes effect.
+     */
+    static final long MAX_SLEEP_MILLIS = 1_000;
 
     private final Vertx vertx;
     private final String deploymentId;
     private final List<Loop> loops;
     private final AtomicInteger next = new AtomicInteger();
 
-    /** One loop: a verticle instance, so an event-loop context of its own, and its tick. */
+    /** One loop: a verticle instance, so an event-loop context of its own, and its timer. */
     private static final class Loop extends VerticleBase {
         private final Clock clock;
-        /** Touched only on this loop. */
+        /** Touched only on this loop, like the fields below. */
         private final Set<PartitionHost> hosts = new HashSet<>();
 
         private long timerId = -1;
+        /** When the armed timer fires; {@link Long#MAX_VALUE} when none is armed. */
+        private long armedAt = Long.MAX_VALUE;
 
         Loop(Clock clock) {
             this.clock = clock;
         }
 
         @Override
-        public Future<?> start() {
-            timerId = vertx.setPeriodic(TICK_MILLIS, id -> tick());
-            return Future.succeededFuture();
-        }
-
-        @Override
         public Future<?> stop() {
-            vertx.cancelTimer(timerId);
+            disarm();
             return Future.succeededFuture();
         }
 
@@ -55,11 +55,35 @@ public final class PartitionLoops {
             return context;
         }
 
+        /** Makes the timer fire by {@code at} (a clock time) at the latest. Runs on the loop. */
+        void wakeBy(long at) {
+            if (at >= armedAt) {
+                return;
+            }
+            disarm();
+            armedAt = at;
+            timerId = vertx.setTimer(Math.max(1, at - clock.millis()), id -> {
+                timerId = -1;
+                armedAt = Long.MAX_VALUE;
+                tick();
+            });
+        }
+
+        private void disarm() {
+            if (timerId >= 0) {
+                vertx.cancelTimer(timerId);
+                timerId = -1;
+            }
+            armedAt = Long.MAX_VALUE;
+        }
+
         private void tick() {
             long now = clock.millis();
+            long next = hosts.isEmpty() ? Long.MAX_VALUE : now + MAX_SLEEP_MILLIS;
             for (PartitionHost host : hosts) {
-                host.tick(now);
+                next = Math.min(next, host.tick(now));
             }
+            wakeBy(next);
         }
     }
 
@@ -92,7 +116,10 @@ public final class PartitionLoops {
 
     void attach(PartitionHost host) {
         Loop loop = loopOf(host.loop());
-        loop.context().runOnContext(v -> loop.hosts.add(host));
+        loop.context().runOnContext(v -> {
+            loop.hosts.add(host);
+            host.onDeadline(loop::wakeBy);
+        });
     }
 
     void detach(PartitionHost host) {
@@ -103,7 +130,7 @@ public final class PartitionLoops {
         });
     }
 
-    /** Stops the ticks; partitions still attached stay as they are. */
+    /** Stops the timers; partitions still attached stay as they are. */
     public Future<Void> stop() {
         return vertx.undeploy(deploymentId);
     }

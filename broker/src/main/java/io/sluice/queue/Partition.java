@@ -359,6 +359,30 @@ public final class Partition {
         expire(now);
     }
 
+    /**
+     * The earliest time {@link #advance} may change something: a delay end, a visibility expiry,
+     * a retention expiry or the end of a FIFO deduplication or receive-attempt window; {@link
+     * Long#MAX_VALUE} when nothing is pending. It may be early (a superseded deadline), never late
+     * for the current retention period.
+     */
+    public long nextDeadline() {
+        long next = Long.MAX_VALUE;
+        Deadline d = deadlines.peek();
+        if (d != null) {
+            next = d.at;
+        }
+        if (!messages.isEmpty()) {
+            next = Math.min(next, oldestSentTimestamp() + retentionMillis.getAsLong());
+        }
+        if (!dedup.isEmpty()) {
+            next = Math.min(next, dedup.values().iterator().next().expiresAt());
+        }
+        if (!attempts.isEmpty()) {
+            next = Math.min(next, attempts.values().iterator().next().expiresAt());
+        }
+        return next;
+    }
+
     /** Long-poll waiters need to hear of these; reading resets the count. */
     public int takeNewlyVisible() {
         int n = newlyVisible;

@@ -174,7 +174,7 @@ public final class SluiceNode implements AutoCloseable {
                 "serve forwarded requests");
         Reconciler reconciler =
                 new Reconciler(vertx, directory, registry, owned, hz.getPartitionService(), longPolls, blocking);
-        reconciler.start();
+        reconciler.start(!HazelcastSetup.standalone(config.cluster()));
 
         String baseUrl = config.publicBaseUrl(config.port());
         Broker broker = new Broker(

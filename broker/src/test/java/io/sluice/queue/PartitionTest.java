@@ -251,4 +251,27 @@ class PartitionTest {
                 PartitionChange.MessageRemoved.class, partition.drainChanges().get(1));
         assertTrue(d.receiptToken() != again.receiptToken());
     }
+
+    @Test
+    void nextDeadlineIsTheEarliestDelayVisibilityOrRetentionEnd() {
+        assertEquals(Long.MAX_VALUE, partition.nextDeadline(), "nothing stored: nothing to wake for");
+        long t0 = clock.millis();
+        retentionMillis = 60_000;
+        partition.send(message("delayed"), 5_000);
+        assertEquals(t0 + 5_000, partition.nextDeadline(), "the delay ends first");
+
+        clock.advanceMillis(5_000);
+        partition.advance(clock.millis());
+        assertEquals(t0 + 60_000, partition.nextDeadline(), "visible: only its retention is left");
+
+        receiveOne(10_000);
+        assertEquals(t0 + 15_000, partition.nextDeadline(), "in flight: the visibility timeout ends first");
+
+        retentionMillis = 8_000;
+        assertEquals(t0 + 8_000, partition.nextDeadline(), "a shorter retention counts at once");
+        clock.advanceMillis(3_000);
+        partition.advance(clock.millis());
+        assertEquals(0, partition.size(), "expired at the deadline it reported");
+        assertTrue(partition.nextDeadline() >= t0 + 15_000, "only a superseded deadline may remain");
+    }
 }
