@@ -10,6 +10,7 @@ import io.sluice.partition.VisibilityListener;
 import io.sluice.queue.PartitionKey;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.util.HashSet;
 import java.util.List;
@@ -30,7 +31,14 @@ public final class Reconciler implements MigrationListener {
     /** Migration events come in bursts: one reconcile shortly after covers a burst. */
     private static final long GRACE_MILLIS = 100;
 
+    /** How soon safety is asked again while backups are not in place. */
     private static final long SAFETY_CHECK_MILLIS = 250;
+    /**
+     * How soon it is asked again once they are: every ask makes each member compare the replica
+     * versions of all its partitions with their backups (a tenth of a core per idle node when asked
+     * four times a second). Migrations ask at once as well.
+     */
+    private static final long SAFE_RECHECK_MILLIS = 5_000;
 
     private final Vertx vertx;
     private final PartitionDirectory directory;
@@ -41,6 +49,11 @@ public final class Reconciler implements MigrationListener {
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private final Executor blocking;
     private volatile boolean clusterSafe;
+    private volatile boolean replicated;
+    /** Where the safety checks are scheduled from; set by {@link #start(boolean)}. */
+    private Context context;
+    /** The timer of the next safety check, or -1; touched only on {@link #context}. */
+    private long safetyTimer = -1;
     /** The queues the last reconcile started the partitions of: the ones readiness answers for. */
     private volatile Set<String> reconciled = Set.of();
 
@@ -72,8 +85,9 @@ public final class Reconciler implements MigrationListener {
     public void start(boolean replicated) {
         partitions.addMigrationListener(this);
         vertx.setPeriodic(PERIOD_MILLIS, id -> reconcile());
+        context = vertx.getOrCreateContext();
+        this.replicated = replicated;
         if (replicated) {
-            vertx.setPeriodic(SAFETY_CHECK_MILLIS, id -> checkSafety());
             checkSafety();
         } else {
             clusterSafe = true;
@@ -86,14 +100,37 @@ public final class Reconciler implements MigrationListener {
         return clusterSafe && allOwnedStarted();
     }
 
-    /** Asking Hazelcast whether backups are in sync calls every member: done off the event loops. */
+    /**
+     * Asks Hazelcast whether backups are in sync (it calls every member: done off the event loops),
+     * and asks again in {@link #SAFETY_CHECK_MILLIS} while they are not, {@link
+     * #SAFE_RECHECK_MILLIS} once they are. A call replaces the pending check.
+     */
     private void checkSafety() {
+        if (Vertx.currentContext() != context) {
+            context.runOnContext(v -> checkSafety());
+            return;
+        }
+        if (safetyTimer >= 0) {
+            vertx.cancelTimer(safetyTimer);
+            safetyTimer = -1;
+        }
         blocking.execute(() -> {
+            boolean safe;
             try {
-                clusterSafe = partitions.isClusterSafe();
+                safe = partitions.isClusterSafe();
             } catch (RuntimeException e) {
-                clusterSafe = false;
+                safe = false;
             }
+            clusterSafe = safe;
+            long next = safe ? SAFE_RECHECK_MILLIS : SAFETY_CHECK_MILLIS;
+            context.runOnContext(v -> {
+                if (safetyTimer < 0) {
+                    safetyTimer = vertx.setTimer(next, id -> {
+                        safetyTimer = -1;
+                        checkSafety();
+                    });
+                }
+            });
         });
     }
 
@@ -142,6 +179,10 @@ public final class Reconciler implements MigrationListener {
             vertx.setTimer(GRACE_MILLIS, id -> {
                 scheduled.set(false);
                 reconcile();
+                if (replicated) {
+                    // A migration may have changed whether backups are in place.
+                    checkSafety();
+                }
             });
         }
     }
