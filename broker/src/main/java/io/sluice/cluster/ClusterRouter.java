@@ -14,6 +14,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.ReplyException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -58,6 +59,29 @@ public final class ClusterRouter implements PartitionRouter {
         Promise<R> answer = Promise.promise();
         attempt(queueName, partition, request, 1, System.currentTimeMillis() + RETRY_BUDGET_MILLIS, answer);
         return answer.future();
+    }
+
+    /**
+     * A random one of the queue's partitions that this node owns, so the message is stored
+     * without a hop to another node (its backup still goes to one); a random one of all when this
+     * node owns none. Standard queues promise no order, and long polls and weighted short polls
+     * find messages in whichever partitions hold them.
+     */
+    @Override
+    public int partitionForSend(String queueName, int partitions) {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        int start = random.nextInt(partitions);
+        int chosen = -1;
+        int seen = 0;
+        for (int k = 0; k < partitions; k++) {
+            int i = (start + k) % partitions;
+            Member owner = ownership.owner(queueName, i);
+            // Reservoir sampling: each owned partition is equally likely, in one pass.
+            if (owner != null && owner.localMember() && random.nextInt(++seen) == 0) {
+                chosen = i;
+            }
+        }
+        return chosen >= 0 ? chosen : start;
     }
 
     /** How many requests this node has forwarded to partition owners elsewhere. */

@@ -17,10 +17,10 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * SendMessage and SendMessageBatch. A standard message goes to a random partition; a FIFO
+ * SendMessage and SendMessageBatch. A standard message goes to the partition the router picks
+ * (random; in a cluster, one the receiving node owns when it owns any); a FIFO
  * message to its group's partition, after its deduplication id is checked where the queue
  * keeps it: in the group's partition (per-group scope, or when the id hashes there), otherwise
  * in the id's own partition, reserved before the message is stored and confirmed after (the
@@ -135,8 +135,7 @@ final class SendActions {
 
     private Future<SendOutcome> send(QueueMeta meta, Outgoing out) {
         if (!meta.fifo()) {
-            // Any partition will do; random spreads load without shared state.
-            int partition = ThreadLocalRandom.current().nextInt(meta.partitions());
+            int partition = broker.router.partitionForSend(meta.name(), meta.partitions());
             return broker.router.execute(
                     meta.name(), partition, new PartitionRequest.Send(out.record, out.delayMillis));
         }

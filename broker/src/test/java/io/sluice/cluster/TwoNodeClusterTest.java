@@ -9,6 +9,7 @@ import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.sluice.config.BrokerConfig;
 import io.sluice.config.ConfigLoader;
+import io.sluice.it.BrokerExtension;
 import io.sluice.it.StartedThreads;
 import io.sluice.server.SluiceNode;
 import java.net.URI;
@@ -131,18 +132,59 @@ class TwoNodeClusterTest {
     }
 
     /**
+     * A standard message is stored in a partition of the node that took it: none of these sends
+     * is forwarded (unless that node owns none of the queue's 8 partitions, when all are), while
+     * every message can be received through the other node.
+     */
+    @Test
+    void standardSendsAreStoredWhereTheyArrive() {
+        String url = viaA.createQueue(r -> r.queueName("arrive")).queueUrl();
+        double before = forwarded(a);
+        Set<String> sent = new HashSet<>();
+        for (int i = 0; i < 50; i++) {
+            String body = "s" + i;
+            viaA.sendMessage(r -> r.queueUrl(url).messageBody(body));
+            sent.add(body);
+        }
+        double forwardedSends = forwarded(a) - before;
+        assertTrue(forwardedSends == 0 || forwardedSends == 50, forwardedSends + " of 50 sends forwarded");
+        Set<String> received = new HashSet<>();
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            for (Message m : viaB.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10))
+                    .messages()) {
+                received.add(m.body());
+                viaB.deleteMessage(r -> r.queueUrl(url).receiptHandle(m.receiptHandle()));
+            }
+            return received.size() == sent.size();
+        });
+        assertEquals(sent, received);
+    }
+
+    private static double forwarded(SluiceNode node) {
+        return BrokerExtension.metrics(node.baseUrl()).get("sluice_requests_forwarded_total");
+    }
+
+    /**
      * No callback runs on a thread started for it: on 2 cores Hazelcast runs callbacks given no
      * executor on a new thread each (the test JVM runs with the common pool's parallelism at 1,
-     * as on such a machine). Sends through both nodes (half of them forwarded) start no threads
-     * once the nodes are warm.
+     * as on such a machine). Sends through both nodes (the FIFO ones to groups in both nodes'
+     * partitions, so about half of those forwarded) start no threads once the nodes are warm.
      */
     @Test
     void sendsAndReceivesStartNoThreads() {
         String url = viaA.createQueue(r -> r.queueName("threads")).queueUrl();
+        String fifo = viaA.createQueue(r -> r.queueName("threads.fifo")
+                        .attributesWithStrings(Map.of("FifoQueue", "true", "ContentBasedDeduplication", "true")))
+                .queueUrl();
         Runnable traffic = () -> {
             for (int i = 0; i < 500; i++) {
-                String body = "t" + i;
-                (i % 2 == 0 ? viaA : viaB).sendMessage(r -> r.queueUrl(url).messageBody(body));
+                String body = "t" + i + "-" + System.nanoTime();
+                SqsClient via = i % 2 == 0 ? viaA : viaB;
+                if (i % 4 < 2) {
+                    via.sendMessage(r -> r.queueUrl(url).messageBody(body));
+                } else {
+                    via.sendMessage(r -> r.queueUrl(fifo).messageBody(body).messageGroupId("g" + body.hashCode() % 16));
+                }
             }
             for (SqsClient via : List.of(viaA, viaB)) {
                 for (Message m : via.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10))

@@ -107,8 +107,13 @@ public final class BrokerExtension implements BeforeAllCallback, AfterAllCallbac
 
     /** The node's /metrics, as samples by "name{labels}" the way Prometheus prints them. */
     public Map<String, Double> metrics() {
-        HttpResponse<String> r = new RawHttp(baseUrl())
-                .send(HttpRequest.newBuilder(URI.create(baseUrl() + "/metrics"))
+        return metrics(baseUrl());
+    }
+
+    /** The /metrics of the node at {@code baseUrl}, as samples by "name{labels}". */
+    public static Map<String, Double> metrics(String baseUrl) {
+        HttpResponse<String> r = new RawHttp(baseUrl)
+                .send(HttpRequest.newBuilder(URI.create(baseUrl + "/metrics"))
                         .GET()
                         .build());
         assertEquals(200, r.statusCode());
