@@ -29,6 +29,13 @@ public final class Main {
      */
     static final String COMMON_POOL_PARALLELISM = "java.util.concurrent.ForkJoinPool.common.parallelism";
 
+    /**
+     * With {@code -Dsluice.exitWhenReady=true} the node stops as soon as it is ready: the build
+     * runs it once that way under {@code -XX:ArchiveClassesAtExit} to write the class-data archive
+     * ({@code target/sluice.jsa}) that makes later starts load their classes from memory maps.
+     */
+    static final String EXIT_WHEN_READY = "sluice.exitWhenReady";
+
     private static boolean isLoopback(String host) {
         try {
             return InetAddress.getByName(host).isLoopbackAddress();
@@ -90,6 +97,9 @@ public final class Main {
                     "*** AUTHENTICATION IS OFF on " + config.host() + ", which is not a loopback address: anyone who"
                             + " can reach this port can read, send and delete messages. Configure access keys with --credentials,"
                             + " SLUICE_CREDENTIALS or --credentials-file. ***");
+        }
+        if (Boolean.getBoolean(EXIT_WHEN_READY)) {
+            System.exit(0);
         }
         stopped.await();
     }

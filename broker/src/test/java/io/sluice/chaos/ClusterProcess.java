@@ -22,7 +22,8 @@ import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * One Sluice node running as a separate JVM:
- * {@code java -Xmx256m -jar target/sluice.jar --port <p> --cluster-config <yaml> --hz-port <h>},
+ * {@code java -Xmx256m [-XX:SharedArchiveFile=target/sluice.jsa] -jar target/sluice.jar --port <p>
+ * --cluster-config <yaml> --hz-port <h>},
  * its output in {@code target/chaos-logs/<name>.log}.
  *
  * <p>Every process started here is killed with SIGKILL by {@link #killAll()} (called from the
@@ -33,6 +34,8 @@ public final class ClusterProcess {
     /** The shaded jar; failsafe passes it as {@code -Dsluice.jar}. */
     public static final Path JAR =
             Path.of(System.getProperty("sluice.jar", "target/sluice.jar")).toAbsolutePath();
+    /** The class-data archive the build writes beside the jar; used when it is there, as the README starts nodes. */
+    private static final Path CLASS_DATA = JAR.resolveSibling("sluice.jsa");
     /** Where node logs go. */
     public static final Path LOG_DIR =
             Path.of(System.getProperty("sluice.chaosLogs", "target/chaos-logs")).toAbsolutePath();
@@ -82,13 +85,12 @@ public final class ClusterProcess {
         }
         int port = freePort();
         Path log = LOG_DIR.resolve(name + ".log");
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + maxHeap,
-                "-jar",
-                JAR.toString(),
-                "--port",
-                Integer.toString(port)));
+        List<String> cmd = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + maxHeap));
+        if (Files.isRegularFile(CLASS_DATA)) {
+            cmd.add("-XX:SharedArchiveFile=" + CLASS_DATA);
+        }
+        cmd.addAll(List.of("-jar", JAR.toString(), "--port", Integer.toString(port)));
         cmd.addAll(args);
         try {
             Files.createDirectories(LOG_DIR);
