@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 
 /**
  * The partitions this node runs. A partition is started the first time it is needed (or when
@@ -33,16 +34,20 @@ public final class PartitionDirectory implements PartitionRouter {
     private final Ownership ownership;
     private final SequenceClock sequences = new SequenceClock();
     /**
-     * How long a node waits before rebuilding a gained partition of an existing queue (none on a
-     * standalone node, which never gains one from another). Right after a member is lost or
+     * How long a node waits before rebuilding a gained partition of an existing queue while a
+     * hand-over may be unsettled (see {@link #handoverRisk}). Right after a member is lost or
      * frozen, members' partition tables differ for a moment and replicas are being brought back
      * in sync; rebuilding after they settled keeps the new owner from reading a replica that is
-     * about to change (the commit fence refuses what the previous owner writes later). The chaos
-     * test of a frozen node (GracefulAndPauseIT) saw deleted messages come back without it.
+     * about to change (the commit fence refuses what the previous owner writes later). A partition
+     * that migrated from a live member (a join, a graceful leave) needs no wait: the migration
+     * blocked the source's writes and carried every record.
      */
     static final long HANDOVER_GRACE_MILLIS = 1_500;
     /** A queue younger than this never had another owner: its partitions load at once. */
     private static final long NEW_QUEUE_MILLIS = 10_000;
+
+    /** Whether a member was lost (or this node paused) lately: then a gained partition waits. */
+    private volatile BooleanSupplier handoverRisk = () -> true;
 
     private volatile boolean serving = true;
     private volatile PartitionEvents events = PartitionEvents.NONE;
@@ -62,6 +67,14 @@ public final class PartitionDirectory implements PartitionRouter {
         this.registry = registry;
         this.listener = listener;
         this.ownership = ownership;
+    }
+
+    /**
+     * Tells when a gained partition must wait {@link #HANDOVER_GRACE_MILLIS} before it is rebuilt;
+     * until set, always.
+     */
+    public void handoverRisk(BooleanSupplier risk) {
+        this.handoverRisk = risk;
     }
 
     /** Who hears of this node's commits, rebuilds and hand-overs (its metrics). */
@@ -111,7 +124,9 @@ public final class PartitionDirectory implements PartitionRouter {
         return hosts.computeIfAbsent(key, k -> {
             Context loop = loops.assign();
             Promise<PartitionHost> started = Promise.promise();
-            long grace = clock.millis() - meta.createdMillis() < NEW_QUEUE_MILLIS ? 0 : HANDOVER_GRACE_MILLIS;
+            long grace = clock.millis() - meta.createdMillis() < NEW_QUEUE_MILLIS || !handoverRisk.getAsBoolean()
+                    ? 0
+                    : HANDOVER_GRACE_MILLIS;
             loop.runOnContext(v -> delay(loop, grace)
                     .compose(x -> Future.fromCompletionStage(port.load(meta.name(), partition), loop))
                     .onFailure(err -> {

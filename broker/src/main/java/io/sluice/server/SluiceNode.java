@@ -9,6 +9,7 @@ import io.sluice.cluster.HazelcastCommitPort;
 import io.sluice.cluster.HazelcastOwnership;
 import io.sluice.cluster.HazelcastQueueRegistry;
 import io.sluice.cluster.HazelcastSetup;
+import io.sluice.cluster.MemberLosses;
 import io.sluice.cluster.MoveTaskStore;
 import io.sluice.cluster.PauseGuard;
 import io.sluice.cluster.Reconciler;
@@ -162,6 +163,10 @@ public final class SluiceNode implements AutoCloseable {
                     wakes,
                     owned);
             guarded.start(vertx, hz, directory);
+            // A gained partition waits for the hand-over to settle only after a member was lost or
+            // this node was frozen; one that migrated from a live member is served at once.
+            MemberLosses losses = MemberLosses.watch(hz);
+            directory.handoverRisk(() -> losses.recent() || guarded.suspect());
         }
         directoryRef.set(directory);
         StatsBoard stats = new StatsBoard(directory, registry, nodeId);
