@@ -16,11 +16,12 @@ public final class MemberLosses implements MembershipListener {
     static final long SETTLE_MILLIS = 10_000;
 
     private final LongSupplier nanoTime;
-    /** When the last member left ({@link System#nanoTime()}), or 0 before any did. */
-    private volatile long lastLoss;
+    /** When the last loss stops counting as recent ({@link System#nanoTime()} time). */
+    private volatile long settledAt;
 
     MemberLosses(LongSupplier nanoTime) {
         this.nanoTime = nanoTime;
+        this.settledAt = nanoTime.getAsLong();
     }
 
     /** Listens on {@code hz} from now on. */
@@ -32,8 +33,7 @@ public final class MemberLosses implements MembershipListener {
 
     /** Whether a member left less than {@link #SETTLE_MILLIS} ago. */
     public boolean recent() {
-        long at = lastLoss;
-        return at != 0 && nanoTime.getAsLong() - at < SETTLE_MILLIS * 1_000_000L;
+        return nanoTime.getAsLong() - settledAt < 0;
     }
 
     @Override
@@ -41,8 +41,6 @@ public final class MemberLosses implements MembershipListener {
 
     @Override
     public void memberRemoved(MembershipEvent event) {
-        long now = nanoTime.getAsLong();
-        // 0 means "never": a clock that reads exactly 0 counts as 1 ns later.
-        lastLoss = now == 0 ? 1 : now;
+        settledAt = nanoTime.getAsLong() + SETTLE_MILLIS * 1_000_000L;
     }
 }

@@ -74,10 +74,6 @@ public final class Reconciler implements MigrationListener {
         this.wakes = wakes;
     }
 
-    public void start() {
-        start(true);
-    }
-
     /**
      * @param replicated whether other members can hold replicas; a node that runs alone has no
      *     backups to wait for, so it does not ask Hazelcast four times a second

@@ -101,7 +101,10 @@ public final class PartitionHost {
                 return;
             }
             afterChange();
-            wakeBy.accept(state.nextDeadline());
+            long due = state.takeAddedDeadline();
+            if (due != Long.MAX_VALUE) {
+                wakeBy.accept(due);
+            }
             whenCommitted(err -> completeOn(replyOn, answer, err == null ? result : null, err));
         });
         return answer.future();
@@ -140,6 +143,7 @@ public final class PartitionHost {
         if (state.hasChanges()) {
             whenCommitted(err -> {});
         }
+        state.takeAddedDeadline(); // covered by the full look below
         long next = state.nextDeadline();
         return port.replicates() ? Math.min(next, now + OWNERSHIP_CHECK_MILLIS) : next;
     }

@@ -49,6 +49,8 @@ public final class Partition {
     private int visibleCount;
     private int inFlightCount;
     private int delayedCount;
+    /** See {@link #takeAddedDeadline()}. */
+    private long addedDeadline = Long.MAX_VALUE;
     /** Messages that became receivable since the owner last asked: long polls wait for these. */
     private int newlyVisible;
 
@@ -105,6 +107,10 @@ public final class Partition {
         }
         if (fifo) {
             r.sequenceNumber = nextSequence(now);
+        }
+        if (messages.isEmpty()) {
+            // Later messages expire later: only the first one's retention can be the earliest.
+            noteDeadline(r.sentTimestamp + retentionMillis.getAsLong());
         }
         messages.put(r.messageId, r);
         ready.stored(r);
@@ -319,6 +325,9 @@ public final class Partition {
         long now = clock.millis();
         Attempt a = new Attempt(List.copyOf(refs), now + ATTEMPT_WINDOW_MILLIS);
         attempts.remove(attemptId);
+        if (attempts.isEmpty()) {
+            noteDeadline(a.expiresAt);
+        }
         attempts.put(attemptId, a);
         changes.add(new PartitionChange.AttemptStored(attemptId, new StoredAttempt(a.refs, a.expiresAt)));
     }
@@ -381,6 +390,18 @@ public final class Partition {
             next = Math.min(next, attempts.values().iterator().next().expiresAt());
         }
         return next;
+    }
+
+    /**
+     * The earliest deadline added since the last call ({@link Long#MAX_VALUE}: none), so the owner
+     * re-arms its timer after a request without computing {@link #nextDeadline()}; reading resets it.
+     * Entries are appended in time order, so only a delay, a visibility timeout, or the first record
+     * of an empty partition, dedup window or attempt window can move the next deadline earlier.
+     */
+    public long takeAddedDeadline() {
+        long at = addedDeadline;
+        addedDeadline = Long.MAX_VALUE;
+        return at;
     }
 
     /** Long-poll waiters need to hear of these; reading resets the count. */
@@ -487,6 +508,9 @@ public final class Partition {
 
     private void putDedup(String key, DedupEntry e) {
         dedup.remove(key);
+        if (dedup.isEmpty()) {
+            noteDeadline(e.expiresAt());
+        }
         dedup.put(key, e);
         changes.add(new PartitionChange.DedupStored(key, e));
     }
@@ -512,6 +536,13 @@ public final class Partition {
         r.visibleAt = at;
         r.deadlineVersion++;
         deadlines.add(new Deadline(at, r, r.deadlineVersion));
+        noteDeadline(at);
+    }
+
+    private void noteDeadline(long at) {
+        if (at < addedDeadline) {
+            addedDeadline = at;
+        }
     }
 
     private void drop(MessageRecord r) {

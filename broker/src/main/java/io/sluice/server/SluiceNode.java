@@ -141,7 +141,8 @@ public final class SluiceNode implements AutoCloseable {
         PartitionDirectory directory;
         Ownership owned;
         BooleanSupplier paused;
-        if (HazelcastSetup.standalone(config.cluster())) {
+        boolean standalone = HazelcastSetup.standalone(config.cluster());
+        if (standalone) {
             // Nobody else can own its partitions or hold a replica: commits end in memory, and no
             // pause can have cost it partitions.
             owned = ownership;
@@ -179,7 +180,7 @@ public final class SluiceNode implements AutoCloseable {
                 "serve forwarded requests");
         Reconciler reconciler =
                 new Reconciler(vertx, directory, registry, owned, hz.getPartitionService(), longPolls, blocking);
-        reconciler.start(!HazelcastSetup.standalone(config.cluster()));
+        reconciler.start(!standalone);
 
         String baseUrl = config.publicBaseUrl(config.port());
         Broker broker = new Broker(

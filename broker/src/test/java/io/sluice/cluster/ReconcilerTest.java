@@ -130,7 +130,7 @@ class ReconcilerTest {
         owned.addAll(List.of(new Slot("alpha", 0), new Slot("alpha", 2), new Slot("beta", 1)));
         PartitionDirectory directory = directory(byHand);
 
-        reconciler(directory, byHand, standalone).start();
+        reconciler(directory, byHand, standalone).start(true);
 
         for (String queue : List.of("alpha", "beta")) {
             for (int i = 0; i < registry.find(queue).partitions(); i++) {
@@ -145,7 +145,7 @@ class ReconcilerTest {
         queue("beta", 2);
         owned.addAll(List.of(new Slot("alpha", 0), new Slot("alpha", 2), new Slot("beta", 1)));
         PartitionDirectory directory = directory(byHand);
-        reconciler(directory, byHand, standalone).start();
+        reconciler(directory, byHand, standalone).start(true);
         await("loaded").atMost(Duration.ofSeconds(10)).until(directory::allStarted);
 
         owned.remove(new Slot("alpha", 2));
@@ -160,7 +160,7 @@ class ReconcilerTest {
         queue("alpha", 2);
         owned.add(new Slot("alpha", 0));
         PartitionDirectory directory = directory(byHand);
-        reconciler(directory, byHand, standalone).start();
+        reconciler(directory, byHand, standalone).start(true);
 
         owned.add(new Slot("alpha", 1));
         queue("gamma", 3);
@@ -179,7 +179,7 @@ class ReconcilerTest {
         owned.add(new Slot("alpha", 0));
         PartitionDirectory directory = directory(byHand);
         Reconciler reconciler = reconciler(directory, byHand, standalone);
-        reconciler.start();
+        reconciler.start(true);
         await("ready").atMost(Duration.ofSeconds(10)).until(reconciler::ready);
 
         holdLoads = true;
@@ -205,7 +205,7 @@ class ReconcilerTest {
             InProcessCluster.awaitSettled(first);
             HazelcastOwnership ownership = new HazelcastOwnership(first.getPartitionService());
             PartitionDirectory directory = directory(ownership);
-            reconciler(directory, ownership, first).start();
+            reconciler(directory, ownership, first).start(true);
             await("all started while alone").atMost(Duration.ofSeconds(10)).until(() -> startedCount(directory) == 16);
 
             HazelcastInstance second = cluster.member();

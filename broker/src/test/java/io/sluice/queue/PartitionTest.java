@@ -259,6 +259,10 @@ class PartitionTest {
         retentionMillis = 60_000;
         partition.send(message("delayed"), 5_000);
         assertEquals(t0 + 5_000, partition.nextDeadline(), "the delay ends first");
+        assertEquals(t0 + 5_000, partition.takeAddedDeadline(), "the send told the owner of it");
+        assertEquals(Long.MAX_VALUE, partition.takeAddedDeadline(), "told once");
+        partition.send(message("later"), 0);
+        assertEquals(Long.MAX_VALUE, partition.takeAddedDeadline(), "a later retention end moves nothing earlier");
 
         clock.advanceMillis(5_000);
         partition.advance(clock.millis());
@@ -266,6 +270,7 @@ class PartitionTest {
 
         receiveOne(10_000);
         assertEquals(t0 + 15_000, partition.nextDeadline(), "in flight: the visibility timeout ends first");
+        assertEquals(t0 + 15_000, partition.takeAddedDeadline(), "the receive told the owner of it");
 
         retentionMillis = 8_000;
         assertEquals(t0 + 8_000, partition.nextDeadline(), "a shorter retention counts at once");
