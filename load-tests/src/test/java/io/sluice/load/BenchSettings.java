@@ -27,6 +27,7 @@ record BenchSettings(
         int rate,
         int consumers,
         int groups,
+        Duration e2eWarmup,
         boolean keepQueue,
         String resultFile) {
 
@@ -76,6 +77,7 @@ record BenchSettings(
         int rate = Integer.getInteger("rate", 1000);
         int consumers = Integer.getInteger("consumers", 4);
         int groups = Integer.getInteger("groups", 10);
+        long e2eWarmup = Long.getLong("e2eWarmup", 10L);
         boolean keep =
                 Boolean.parseBoolean(System.getProperty("sqs.keepQueue", workload == Workload.FILL ? "true" : "false"));
         check("users", users, 1, 1024);
@@ -85,6 +87,7 @@ record BenchSettings(
         check("rate", rate, 1, 20_000);
         check("consumers", consumers, 1, 256);
         check("groups", groups, 1, 1000);
+        check("e2eWarmup", e2eWarmup, 0, 600);
         if (!queue.matches("[A-Za-z0-9_-]{1,75}")) {
             throw new IllegalArgumentException("sqs.queue must be 1..75 of [A-Za-z0-9_-], got '" + queue + "'");
         }
@@ -100,6 +103,7 @@ record BenchSettings(
                 rate,
                 consumers,
                 groups,
+                Duration.ofSeconds(e2eWarmup),
                 keep,
                 System.getProperty("bench.out"));
     }

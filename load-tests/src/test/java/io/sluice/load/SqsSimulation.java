@@ -53,10 +53,13 @@ import java.util.function.Supplier;
  *       (at most 15 s). Messages = deleted; each message carries its group's sequence number, and a message received
  *       after a later one of its group counts as an order violation, one received twice as a duplicate.</li>
  *   <li>{@code e2e}: a steady producer, {@code rate} SendMessage/s (open model, one message per Gatling user), for
- *       {@code duration} s, each body starting with the client's {@code System.nanoTime()} at sending; {@code consumers}
+ *       {@code e2eWarmup} + {@code duration} s, each body starting with the client's {@code System.nanoTime()} at sending; {@code consumers}
  *       users long-poll (ReceiveMessage, 10, WaitTimeSeconds=20) and delete. The latency of a message is the time from
  *       building its SendMessage to the arrival of the ReceiveMessage reply that carries it (same JVM, so one clock);
- *       p50/p90/p99/p99.9/max are over all messages. After the producer stops the consumers drain the queue (at most
+ *       p50/p90/p99/p99.9/max are over the messages sent after the first {@code e2eWarmup} s (default 10): the
+ *       Gatling JVM starts cold for every run, and in its first seconds at 1,000 msg/s its consumers sent no
+ *       ReceiveMessage for about 5 s while the broker held no parked poll and the queue filled. The warm-up's
+ *       messages are received, deleted and counted in sent/received/lost like the others. After the producer stops the consumers drain the queue (at most
  *       15 s), then a waker sends a few "wake" messages so that no consumer sits out its 20 s long poll.
  *       lost = sent - received. Messages (and so CPU µs per message) count the deleted messages, the few wake
  *       messages included.</li>
@@ -117,6 +120,8 @@ public class SqsSimulation extends Simulation {
     private volatile long productionEndNanos;
 
     private volatile long drainEndNanos;
+    /** e2e: messages built before this are the client's warm-up; their latency is not recorded. */
+    private volatile long measureFromNanos;
     /** recvdel, fill: how long storing the messages took (not part of the measured window). */
     private volatile double fillSeconds;
 
@@ -160,7 +165,7 @@ public class SqsSimulation extends Simulation {
                 populations.add(scenario("e2e producer, " + settings.rate() + " msg/s")
                         .exec(this::pin)
                         .exec(timestampedSend(protocol))
-                        .injectOpen(constantUsersPerSec(settings.rate()).during(d)));
+                        .injectOpen(constantUsersPerSec(settings.rate()).during(d.plus(settings.e2eWarmup()))));
                 populations.add(
                         consumers("e2e long-polling consumers", protocol, () -> queueUrl, 20, this::recordLatencies));
                 populations.add(scenario("e2e waker")
@@ -176,8 +181,9 @@ public class SqsSimulation extends Simulation {
                                                         Map.of("QueueUrl", queueUrl, "MessageBody", "wake"))))
                                         .exec(session -> done(session).set(WAKES_KEY, session.getInt(WAKES_KEY) + 1))
                                         .exec(pause(Duration.ofMillis(50)))))
-                        .injectOpen(nothingFor(d.plus(GRACE)), atOnceUsers(1)));
-                maxDuration = d.plus(GRACE).plus(DRAIN).plusSeconds(25);
+                        .injectOpen(nothingFor(d.plus(settings.e2eWarmup()).plus(GRACE)), atOnceUsers(1)));
+                maxDuration =
+                        d.plus(settings.e2eWarmup()).plus(GRACE).plus(DRAIN).plusSeconds(25);
             }
             case WARMUP -> {
                 for (SqsProtocol p : SqsProtocol.values()) {
@@ -457,7 +463,10 @@ public class SqsSimulation extends Simulation {
             int space = body.indexOf(' ');
             if (body.startsWith("t") && space > 1) {
                 try {
-                    stats.latency(arrivalNanos - Long.parseLong(body.substring(1, space)));
+                    long sentNanos = Long.parseLong(body.substring(1, space));
+                    if (sentNanos - measureFromNanos >= 0) {
+                        stats.latency(arrivalNanos - sentNanos);
+                    }
                     stats.received(1);
                 } catch (NumberFormatException e) {
                     stats.failure(1);
@@ -531,10 +540,11 @@ public class SqsSimulation extends Simulation {
                 settings.endpointList());
         // The closed-model users stop one second after the injection ends, so the injector never has to replace
         // users that leave at the very end (it would start and end thousands of them in that instant).
-        productionEndNanos = System.nanoTime()
-                + settings.duration()
-                        .plusSeconds(settings.workload() == BenchSettings.Workload.E2E ? 0 : 1)
-                        .toNanos();
+        long now = System.nanoTime();
+        boolean e2e = settings.workload() == BenchSettings.Workload.E2E;
+        measureFromNanos = now + (e2e ? settings.e2eWarmup().toNanos() : 0);
+        productionEndNanos =
+                measureFromNanos + settings.duration().plusSeconds(e2e ? 0 : 1).toNanos();
         drainEndNanos = productionEndNanos + GRACE.toNanos() + DRAIN.toNanos();
     }
 
