@@ -54,6 +54,8 @@ public final class PartitionHost {
     private volatile PartitionEvents events = PartitionEvents.NONE;
     /** The loop's timer: told of the partition's next deadline after every request. Loop only. */
     private LongConsumer wakeBy = at -> {};
+    /** The event-loop thread that runs {@link #loop}, known once the host is attached to it. */
+    private volatile Thread loopThread;
 
     PartitionHost(
             String queueName,
@@ -70,6 +72,8 @@ public final class PartitionHost {
         this.loop = loop;
         this.port = port;
         this.listener = listener;
+        // Counts from the start: a rebuilt partition holds messages before its first request.
+        publishStats();
     }
 
     /** Runs the request on the partition's loop; the future completes on the caller's context. */
@@ -151,6 +155,7 @@ public final class PartitionHost {
     /** Attached to a loop: {@code wakeBy} arms its timer. Runs on the loop. */
     void onDeadline(LongConsumer wakeBy) {
         this.wakeBy = wakeBy;
+        this.loopThread = Thread.currentThread();
         wakeBy.accept(0);
     }
 
@@ -165,6 +170,14 @@ public final class PartitionHost {
     /** Stops serving: later requests fail as for a deleted queue. Runs on the loop. */
     void close() {
         closed = true;
+    }
+
+    /**
+     * Whether the partition's loop runs on the calling thread: a request from there reaches it
+     * and answers without waking another thread.
+     */
+    boolean runsOnCurrentThread() {
+        return loopThread == Thread.currentThread();
     }
 
     /** Whether this host stopped serving (lost, broken or closed); the directory drops it. */
@@ -188,9 +201,15 @@ public final class PartitionHost {
         return loop;
     }
 
-    private void afterChange() {
+    private void publishStats() {
         stats = new PartitionStats(
                 state.visibleCount(), state.inFlightCount(), state.delayedCount(), state.oldestSentTimestamp());
+    }
+
+    private void afterChange() {
+        // Published before newly visible messages are announced: a long poll that skips a partition
+        // whose counts show nothing visible is woken by the announcement (PartitionRouter.knownEmpty).
+        publishStats();
         if (state.takeNewlyVisible() > 0) {
             listener.onVisible(queueName, index);
         }

@@ -20,6 +20,16 @@ public interface PartitionRouter {
         return ThreadLocalRandom.current().nextInt(partitions);
     }
 
+    /**
+     * Whether the partition runs on this node and has no visible message now. Exact for a local
+     * partition (its counts are published on every change, before it announces newly visible
+     * messages), so a long poll parked before asking can skip it: a message that arrives later
+     * wakes the poll. False when not known (a remote partition, or one not started here).
+     */
+    default boolean knownEmpty(String queueName, int partition) {
+        return false;
+    }
+
     /** Last published counts of each partition of the queue; empty when the queue is unknown. */
     PartitionStats[] stats(String queueName);
 }

@@ -10,10 +10,17 @@ import java.util.function.Consumer;
  * the queue's waiters, which then claim; each waiter hops back to its own event loop first.
  */
 final class LongPolls implements VisibilityListener {
-    /** A parked receive; {@link #wake()} may be called from any thread. */
+    /** A parked receive; {@link #wake(int)} may be called from any thread. */
     interface Waiter {
-        void wake();
+        /**
+         * Something may be visible now: in {@code partition}, or anywhere in the queue when it is
+         * {@link #ANY_PARTITION}.
+         */
+        void wake(int partition);
     }
+
+    /** A wake that names no partition: from another node, a deleted queue, a periodic re-poll. */
+    static final int ANY_PARTITION = -1;
 
     private final ConcurrentHashMap<String, Set<Waiter>> waiting = new ConcurrentHashMap<>();
     private volatile Consumer<String> onFirstWait = q -> {};
@@ -44,16 +51,19 @@ final class LongPolls implements VisibilityListener {
         });
     }
 
+    /** Wakes every waiter of the queue; each asks that partition only ({@code -1}: all of them). */
     @Override
     public void onVisible(String queueName, int partition) {
-        wakeAll(queueName);
-    }
-
-    /** Wakes every waiter of a queue; also used when the queue is deleted. */
-    void wakeAll(String queueName) {
         Set<Waiter> set = waiting.get(queueName);
         if (set != null) {
-            set.forEach(Waiter::wake);
+            for (Waiter w : set) {
+                w.wake(partition < 0 ? ANY_PARTITION : partition);
+            }
         }
+    }
+
+    /** Wakes every waiter of a queue to look at all its partitions (the queue is deleted or moved). */
+    void wakeAll(String queueName) {
+        onVisible(queueName, ANY_PARTITION);
     }
 }

@@ -23,6 +23,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -223,7 +225,10 @@ final class ReceiveAction {
     /**
      * A long poll waiting on one queue, living on the event loop of its HTTP connection. It is
      * parked before its first claim, so a message that arrives during that claim still wakes it;
-     * a wake during a claim is remembered and claims again afterwards.
+     * a wake during a claim is remembered and claims again afterwards. Its first claim (and the
+     * periodic re-poll) skips the partitions running here that show nothing visible; a wake from a
+     * partition of this node makes it ask that partition only, so one message costs each parked
+     * poll one request, not one per partition.
      */
     private final class ParkedReceive implements LongPolls.Waiter {
         private final QueueMeta meta;
@@ -233,8 +238,11 @@ final class ReceiveAction {
         private final RequestInfo info;
         private final Context context;
         private final Promise<List<Claimed>> answer = Promise.promise();
+        /** Partitions announced while a claim was under way: asked next. */
+        private final BitSet wokenBy = new BitSet();
+
+        private boolean wokenByAny;
         private boolean claiming;
-        private boolean wokenDuringClaim;
         private boolean expired;
         private boolean done;
         private long timer = -1;
@@ -268,39 +276,64 @@ final class ReceiveAction {
                 }
             });
             // A slow safety net: a wake lost while a partition changed owner only delays the answer.
-            repoll = vertx.setPeriodic(REPOLL_MILLIS, id -> wake());
-            attempt();
+            repoll = vertx.setPeriodic(REPOLL_MILLIS, id -> wake(LongPolls.ANY_PARTITION));
+            attempt(unlessKnownEmpty(ShortPollSampler.all(meta.partitions(), ThreadLocalRandom.current())));
             return answer.future();
         }
 
         @Override
-        public void wake() {
+        public void wake(int partition) {
             context.runOnContext(v -> {
                 if (done) {
                     return;
                 }
-                if (claiming) {
-                    wokenDuringClaim = true;
+                if (partition < 0) {
+                    wokenByAny = true;
                 } else {
-                    attempt();
+                    wokenBy.set(partition);
+                }
+                if (!claiming) {
+                    attempt(takeWoken());
                 }
             });
         }
 
-        private void attempt() {
-            claiming = true;
-            wokenDuringClaim = false;
+        /** The partitions to ask after wakes, in random order; clears them. */
+        private List<Integer> takeWoken() {
+            List<Integer> partitions;
+            if (wokenByAny) {
+                partitions = unlessKnownEmpty(ShortPollSampler.all(meta.partitions(), ThreadLocalRandom.current()));
+            } else {
+                partitions = new ArrayList<>(wokenBy.cardinality());
+                wokenBy.stream().filter(p -> p < meta.partitions()).forEach(partitions::add);
+                Collections.shuffle(partitions, ThreadLocalRandom.current());
+            }
+            wokenByAny = false;
+            wokenBy.clear();
+            return partitions;
+        }
+
+        private List<Integer> unlessKnownEmpty(List<Integer> partitions) {
+            List<Integer> out = new ArrayList<>(partitions.size());
+            for (int p : partitions) {
+                if (!broker.router.knownEmpty(meta.name(), p)) {
+                    out.add(p);
+                }
+            }
+            return out;
+        }
+
+        private void attempt(List<Integer> partitions) {
             if (broker.registry.find(meta.name()) == null) {
                 answer.tryFail(QueueRegistry.doesNotExist());
                 finish(List.of());
                 return;
             }
-            claims.claim(
-                            meta,
-                            ShortPollSampler.all(meta.partitions(), ThreadLocalRandom.current()),
-                            allowance(meta, max, false),
-                            visibilityMillis,
-                            true)
+            if (partitions.isEmpty()) {
+                return;
+            }
+            claiming = true;
+            claims.claim(meta, partitions, allowance(meta, max, false), visibilityMillis, true)
                     .onComplete(ar -> {
                         claiming = false;
                         if (ar.failed()) {
@@ -308,8 +341,8 @@ final class ReceiveAction {
                             finish(List.of());
                         } else if (!ar.result().isEmpty() || expired) {
                             finish(ar.result());
-                        } else if (wokenDuringClaim) {
-                            attempt();
+                        } else if (wokenByAny || !wokenBy.isEmpty()) {
+                            attempt(takeWoken());
                         }
                     });
         }

@@ -147,4 +147,27 @@ class PartitionHostTest {
         Awaitility.await().atMost(5, TimeUnit.SECONDS).until(f::isComplete);
         assertTrue(f.failed());
     }
+
+    @Test
+    void knownEmptyFollowsTheVisibleCountAndIsFalseForAPartitionNotRunning() throws Exception {
+        PartitionDirectory d = directory();
+        assertFalse(d.knownEmpty("q", 0), "not started here: not known");
+        await(d.execute("q", 0, new PartitionRequest.Send(message(1), 0)));
+        assertFalse(d.knownEmpty("q", 0), "holds a visible message");
+        await(d.execute("q", 0, new PartitionRequest.Receive(1, 30_000)));
+        assertTrue(d.knownEmpty("q", 0), "its only message is in flight");
+        await(d.execute("q", 0, new PartitionRequest.Send(message(2), 60_000)));
+        assertTrue(d.knownEmpty("q", 0), "a delayed message is not visible");
+    }
+
+    @Test
+    void aPartitionRunsOnTheThreadOfItsLoopOnly() throws Exception {
+        PartitionDirectory d = directory();
+        await(d.execute("q", 0, new PartitionRequest.Send(message(1), 0)));
+        assertFalse(d.runsOnCurrentThread("q", 0), "the test thread is no event loop");
+        PartitionHost host = await(d.start(registry.find("q"), 0));
+        CompletableFuture<Boolean> onLoop = new CompletableFuture<>();
+        host.loop().runOnContext(v -> onLoop.complete(d.runsOnCurrentThread("q", 0)));
+        assertTrue(onLoop.get(10, TimeUnit.SECONDS));
+    }
 }
