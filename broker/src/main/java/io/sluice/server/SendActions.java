@@ -17,17 +17,20 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * SendMessage and SendMessageBatch. A standard message goes to the partition the router picks
  * (random; in a cluster, one the receiving node owns when it owns any); a FIFO
  * message to its group's partition, after its deduplication id is checked where the queue
  * keeps it: in the group's partition (per-group scope, or when the id hashes there), otherwise
- * in the id's own partition, reserved before the message is stored and confirmed after (the
- * group's partition records the key as well, which makes a retry after a failure between the
- * two steps safe).
+ * in the id's own partition, reserved before the message is stored and confirmed after, without
+ * holding the answer (the group's partition records the key as well, which makes a retry after a
+ * failure between the two steps safe).
  */
 final class SendActions {
+    private static final Logger LOG = Logger.getLogger(SendActions.class.getName());
     private final Broker broker;
 
     SendActions(Broker broker) {
@@ -162,14 +165,30 @@ final class SendActions {
                                     meta.name(),
                                     group,
                                     new PartitionRequest.Send(record, out.delayMillis, out.dedupKey))
-                            .compose(stored -> broker.router
-                                    .execute(
-                                            meta.name(),
-                                            dedupHome,
-                                            new PartitionRequest.ConfirmDedup(
-                                                    out.dedupKey, stored.messageId(), stored.sequenceNumber()))
-                                    .map(v -> stored));
+                            .map(stored -> {
+                                confirm(meta, dedupHome, out.dedupKey, stored);
+                                return stored;
+                            });
                 });
+    }
+
+    /**
+     * Confirms a reservation once its message is stored, without waiting for it: the client is
+     * answered as soon as the group's partition stored the message. The request is queued before
+     * the answer is written, so on one node a later send with the same id finds it confirmed (a
+     * loop runs its tasks in order); until it lands, or if it fails, a retry sees the
+     * reservation unconfirmed and goes to the group's partition, which knows the key.
+     */
+    private void confirm(QueueMeta meta, int dedupHome, String dedupKey, SendOutcome stored) {
+        broker.router
+                .execute(
+                        meta.name(),
+                        dedupHome,
+                        new PartitionRequest.ConfirmDedup(dedupKey, stored.messageId(), stored.sequenceNumber()))
+                .onFailure(err -> LOG.log(
+                        Level.INFO,
+                        "confirming deduplication id " + dedupKey + " of " + meta.name() + " failed; a retry with it"
+                                + " goes to its group's partition: " + err.getMessage()));
     }
 
     private static JsonObject sentResult(MessageRecord r, SendOutcome outcome) {
