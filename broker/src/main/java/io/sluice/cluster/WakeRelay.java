@@ -1,43 +1,50 @@
 package io.sluice.cluster;
 
 import io.sluice.partition.VisibilityListener;
+import io.sluice.queue.PartitionKey;
+import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Carries "a partition of queue Q has visible messages" to the nodes where long polls on Q are
+ * Carries "partition P of queue Q has visible messages" to the nodes where long polls on Q are
  * parked. A node with parked polls on Q listens on Q's wake address; an owner publishes to it,
- * at most once per loop turn per queue however many messages arrived (the wake makes the
- * waiters claim, and the claim finds all of them). Waiters also re-poll slowly, so a wake lost
- * while ownership moves only delays a receive.
+ * at most once per loop turn per partition however many messages arrived, with the partition's
+ * index in a header, so the waiters there ask that partition only (one forwarded request each,
+ * not one per partition). A wake without the header (from a node that does not send it) makes
+ * them look at every partition. Waiters also re-poll slowly, so a wake lost while ownership
+ * moves only delays a receive.
  */
 public final class WakeRelay implements VisibilityListener {
     static final String ADDRESS_PREFIX = "sluice.wake.";
     private static final String ORIGIN = "origin";
+    private static final String PARTITION = "partition";
 
     private final Vertx vertx;
     private final VisibilityListener local;
     private final String nodeId;
-    private final DeliveryOptions options;
-    private final Set<String> pending = ConcurrentHashMap.newKeySet();
+    private final Set<PartitionKey> pending = ConcurrentHashMap.newKeySet();
     private final Set<String> watching = ConcurrentHashMap.newKeySet();
 
     public WakeRelay(Vertx vertx, VisibilityListener local, String nodeId) {
         this.vertx = vertx;
         this.local = local;
         this.nodeId = nodeId;
-        this.options = new DeliveryOptions().addHeader(ORIGIN, nodeId);
     }
 
     @Override
     public void onVisible(String queueName, int partition) {
         local.onVisible(queueName, partition);
-        if (pending.add(queueName)) {
+        PartitionKey key = new PartitionKey(queueName, partition);
+        if (pending.add(key)) {
             // Runs after the work already queued on this loop: one publish covers that whole turn.
             vertx.runOnContext(v -> {
-                pending.remove(queueName);
+                pending.remove(key);
+                DeliveryOptions options = new DeliveryOptions()
+                        .addHeader(ORIGIN, nodeId)
+                        .addHeader(PARTITION, Integer.toString(partition));
                 vertx.eventBus().publish(ADDRESS_PREFIX + queueName, queueName, options);
             });
         }
@@ -51,10 +58,23 @@ public final class WakeRelay implements VisibilityListener {
         vertx.eventBus()
                 .<String>consumer(ADDRESS_PREFIX + queueName, msg -> {
                     if (!nodeId.equals(msg.headers().get(ORIGIN))) {
-                        local.onVisible(queueName, -1);
+                        local.onVisible(queueName, partitionOf(msg.headers()));
                     }
                 })
                 .completion()
                 .onSuccess(v -> local.onVisible(queueName, -1));
+    }
+
+    /** The header's partition; -1 (every partition) when it is missing or not a number. */
+    static int partitionOf(MultiMap headers) {
+        String text = headers.get(PARTITION);
+        if (text == null) {
+            return -1;
+        }
+        try {
+            return Math.max(-1, Integer.parseInt(text));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 }
