@@ -63,34 +63,27 @@ public final class ClusterRouter implements PartitionRouter {
 
     /**
      * A random one of the queue's partitions that this node owns, so the message is stored
-     * without a hop to another node (its backup still goes to one); among those, one whose loop
-     * runs on the calling thread when there is one, so the request and its answer wake no other
-     * thread. A random one of all when this node owns none. Standard queues promise no order,
-     * and long polls and weighted short polls find messages in whichever partitions hold them.
+     * without a hop to another node (its backup still goes to one); a random one of all when this
+     * node owns none. Standard queues promise no order, and long polls and weighted short polls
+     * find messages in whichever partitions hold them. Not narrowed to the partitions of the
+     * calling thread's loop: that put one connection's messages in 2 of 8 partitions, and short
+     * polls then stopped looking like SQS's samples (ShortPollSamplingTest failed in CI).
      */
     @Override
     public int partitionForSend(String queueName, int partitions) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         int start = random.nextInt(partitions);
-        int owned = -1;
-        int ownedSeen = 0;
-        int sameThread = -1;
-        int sameThreadSeen = 0;
+        int chosen = -1;
+        int seen = 0;
         for (int k = 0; k < partitions; k++) {
             int i = (start + k) % partitions;
             Member owner = ownership.owner(queueName, i);
-            if (owner == null || !owner.localMember()) {
-                continue;
-            }
-            // Reservoir sampling: each candidate of a kind is equally likely, in one pass.
-            if (random.nextInt(++ownedSeen) == 0) {
-                owned = i;
-            }
-            if (local.runsOnCurrentThread(queueName, i) && random.nextInt(++sameThreadSeen) == 0) {
-                sameThread = i;
+            // Reservoir sampling: each owned partition is equally likely, in one pass.
+            if (owner != null && owner.localMember() && random.nextInt(++seen) == 0) {
+                chosen = i;
             }
         }
-        return sameThread >= 0 ? sameThread : owned >= 0 ? owned : start;
+        return chosen >= 0 ? chosen : start;
     }
 
     /** How many requests this node has forwarded to partition owners elsewhere. */

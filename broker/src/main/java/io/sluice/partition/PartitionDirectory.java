@@ -220,18 +220,6 @@ public final class PartitionDirectory implements PartitionRouter {
         return !port.replicates() || hosts.values().stream().allMatch(Future::isComplete);
     }
 
-    /**
-     * Whether the partition runs here on the calling thread's event loop: a request for it then
-     * costs no wake-up of another thread, there or back.
-     */
-    public boolean runsOnCurrentThread(String queueName, int partition) {
-        Future<PartitionHost> host = hosts.get(new PartitionKey(queueName, partition));
-        return host != null
-                && host.succeeded()
-                && !host.result().isClosed()
-                && host.result().runsOnCurrentThread();
-    }
-
     @Override
     public boolean knownEmpty(String queueName, int partition) {
         Future<PartitionHost> host = hosts.get(new PartitionKey(queueName, partition));

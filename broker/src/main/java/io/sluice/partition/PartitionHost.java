@@ -54,8 +54,6 @@ public final class PartitionHost {
     private volatile PartitionEvents events = PartitionEvents.NONE;
     /** The loop's timer: told of the partition's next deadline after every request. Loop only. */
     private LongConsumer wakeBy = at -> {};
-    /** The event-loop thread that runs {@link #loop}, known once the host is attached to it. */
-    private volatile Thread loopThread;
 
     PartitionHost(
             String queueName,
@@ -155,7 +153,6 @@ public final class PartitionHost {
     /** Attached to a loop: {@code wakeBy} arms its timer. Runs on the loop. */
     void onDeadline(LongConsumer wakeBy) {
         this.wakeBy = wakeBy;
-        this.loopThread = Thread.currentThread();
         wakeBy.accept(0);
     }
 
@@ -170,14 +167,6 @@ public final class PartitionHost {
     /** Stops serving: later requests fail as for a deleted queue. Runs on the loop. */
     void close() {
         closed = true;
-    }
-
-    /**
-     * Whether the partition's loop runs on the calling thread: a request from there reaches it
-     * and answers without waking another thread.
-     */
-    boolean runsOnCurrentThread() {
-        return loopThread == Thread.currentThread();
     }
 
     /** Whether this host stopped serving (lost, broken or closed); the directory drops it. */

@@ -159,15 +159,4 @@ class PartitionHostTest {
         await(d.execute("q", 0, new PartitionRequest.Send(message(2), 60_000)));
         assertTrue(d.knownEmpty("q", 0), "a delayed message is not visible");
     }
-
-    @Test
-    void aPartitionRunsOnTheThreadOfItsLoopOnly() throws Exception {
-        PartitionDirectory d = directory();
-        await(d.execute("q", 0, new PartitionRequest.Send(message(1), 0)));
-        assertFalse(d.runsOnCurrentThread("q", 0), "the test thread is no event loop");
-        PartitionHost host = await(d.start(registry.find("q"), 0));
-        CompletableFuture<Boolean> onLoop = new CompletableFuture<>();
-        host.loop().runOnContext(v -> onLoop.complete(d.runsOnCurrentThread("q", 0)));
-        assertTrue(onLoop.get(10, TimeUnit.SECONDS));
-    }
 }
