@@ -15,7 +15,9 @@ import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -69,27 +71,51 @@ final class InProcessCluster implements AutoCloseable {
     }
 
     /**
-     * Waits until every Hazelcast partition has an owner and the backups are in place, so a
-     * partition's owner stays put while a test runs (unless the test changes the membership).
+     * Waits until every Hazelcast partition has an owner, every data member owns some, and the
+     * backups are in place, so a partition's owner stays put while a test runs (unless the test
+     * changes the membership). Right after a join the cluster can report itself safe before the
+     * new member was given any partition: CommitFenceTest then found none owned by it (CI, once).
      */
     static void awaitSettled(HazelcastInstance hz) {
         await("partition table settled")
                 .atMost(Duration.ofSeconds(60))
                 .until(() -> hz.getPartitionService().isClusterSafe()
-                        && hz.getPartitionService().getPartitions().stream().allMatch(p -> p.getOwner() != null));
+                        && hz.getPartitionService().getPartitions().stream().allMatch(p -> p.getOwner() != null)
+                        && everyDataMemberOwnsAPartition(hz));
     }
 
-    /** The first queue partition of {@code queueName} that Hazelcast gives to {@code member}. */
-    static int partitionOwnedBy(HazelcastInstance member, String queueName, int partitions) {
-        UUID wanted = member.getCluster().getLocalMember().getUuid();
-        for (int i = 0; i < partitions; i++) {
-            Partition p = member.getPartitionService().getPartition(new PartitionKey(queueName, i).toString());
-            if (p.getOwner() != null && p.getOwner().getUuid().equals(wanted)) {
-                return i;
+    private static boolean everyDataMemberOwnsAPartition(HazelcastInstance hz) {
+        Set<UUID> owners = new HashSet<>();
+        for (Partition p : hz.getPartitionService().getPartitions()) {
+            if (p.getOwner() != null) {
+                owners.add(p.getOwner().getUuid());
             }
         }
-        throw new IllegalStateException(
-                "no partition of " + queueName + " is owned by " + wanted + "; give the queue more partitions");
+        return hz.getCluster().getMembers().stream().allMatch(m -> m.isLiteMember() || owners.contains(m.getUuid()));
+    }
+
+    /**
+     * The first queue partition of {@code queueName} that Hazelcast gives to {@code member}, as
+     * that member sees the partition table (its view may trail the master's for a moment, so
+     * this waits for it, bounded).
+     */
+    static int partitionOwnedBy(HazelcastInstance member, String queueName, int partitions) {
+        UUID wanted = member.getCluster().getLocalMember().getUuid();
+        int[] found = {-1};
+        await("a partition of " + queueName + " owned by " + wanted + " (else give the queue more partitions)")
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> {
+                    for (int i = 0; i < partitions; i++) {
+                        Partition p =
+                                member.getPartitionService().getPartition(new PartitionKey(queueName, i).toString());
+                        if (p.getOwner() != null && p.getOwner().getUuid().equals(wanted)) {
+                            found[0] = i;
+                            return true;
+                        }
+                    }
+                    return false;
+                });
+        return found[0];
     }
 
     private static void awaitSize(HazelcastInstance hz, int size) {
