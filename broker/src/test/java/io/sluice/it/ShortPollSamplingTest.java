@@ -27,17 +27,22 @@ class ShortPollSamplingTest {
     }
 
     private void send20(String url) {
-        for (int batch = 0; batch < 2; batch++) {
-            int b = batch;
+        send(url, 20);
+    }
+
+    /** {@code count} messages in batches of up to 10; each lands in a random partition. */
+    private void send(String url, int count) {
+        for (int first = 0; first < count; first += 10) {
+            int b = first;
             sqs().sendMessageBatch(r -> r.queueUrl(url)
-                    .entries(IntStream.range(0, 10)
+                    .entries(IntStream.range(b, Math.min(count, b + 10))
                             .mapToObj(i -> SendMessageBatchRequestEntry.builder()
                                     .id("m" + i)
-                                    .messageBody("msg-" + b + "-" + i)
+                                    .messageBody("msg-" + i)
                                     .build())
                             .toList()));
         }
-        awaitAttribute(broker, url, "ApproximateNumberOfMessages", "20");
+        awaitAttribute(broker, url, "ApproximateNumberOfMessages", Integer.toString(count));
     }
 
     @Test
@@ -98,23 +103,31 @@ class ShortPollSamplingTest {
         assertTrue(found >= 990, "an immediate short poll found a lone message " + found + " times in 1000");
     }
 
-    /** Many messages over every partition: a short poll still answers from a sample. */
+    /**
+     * Messages in most partitions: a short poll still answers from a sample. With 20 messages the
+     * four heaviest of the 8 partitions often held 10 or more, and the weighted sample then
+     * returned 10 in each of 50 polls for about one queue in six (a CI run failed so). With 12
+     * messages that needs them in at most four partitions, and a fresh queue (a new placement)
+     * is tried when it happens, up to three times.
+     */
     @Test
-    void withMessagesInEveryPartitionAShortPollReturnsASampledSubset() {
-        String url = broker.createQueue("subset");
-        send20(url);
+    void withMessagesInMostPartitionsAShortPollReturnsASampledSubset() {
         int short10 = 0;
-        for (int i = 0; i < 50; i++) {
-            // Each partition holds two or three; a poll asks half of them, then puts the messages back.
-            int got = sqs().receiveMessage(r -> r.queueUrl(url)
-                            .maxNumberOfMessages(10)
-                            .visibilityTimeout(0)
-                            .waitTimeSeconds(0))
-                    .messages()
-                    .size();
-            assertTrue(got <= 10);
-            if (got < 10) {
-                short10++;
+        for (int attempt = 0; attempt < 3 && short10 == 0; attempt++) {
+            String url = broker.createQueue("subset-" + attempt);
+            send(url, 12);
+            for (int i = 0; i < 200; i++) {
+                // Most partitions hold one or two; a poll asks half of them, then puts the messages back.
+                int got = sqs().receiveMessage(r -> r.queueUrl(url)
+                                .maxNumberOfMessages(10)
+                                .visibilityTimeout(0)
+                                .waitTimeSeconds(0))
+                        .messages()
+                        .size();
+                assertTrue(got <= 10);
+                if (got < 10) {
+                    short10++;
+                }
             }
         }
         assertTrue(short10 > 0, "some short polls return fewer messages than exist and were asked for");
