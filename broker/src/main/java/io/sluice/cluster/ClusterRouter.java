@@ -66,8 +66,8 @@ public final class ClusterRouter implements PartitionRouter {
      * without a hop to another node (its backup still goes to one); a random one of all when this
      * node owns none. Standard queues promise no order, and long polls and weighted short polls
      * find messages in whichever partitions hold them. Not narrowed to the partitions of the
-     * calling thread's loop: that put one connection's messages in 2 of 8 partitions, and short
-     * polls then stopped looking like SQS's samples (ShortPollSamplingTest failed in CI).
+     * calling thread's loop: that put one connection's messages in 2 of 8 partitions, so a short
+     * poll's sample of half the partitions would find all or none of them.
      */
     @Override
     public int partitionForSend(String queueName, int partitions) {
