@@ -46,6 +46,8 @@ public final class Partition {
 
     private final LinkedHashMap<String, Attempt> attempts = new LinkedHashMap<>();
 
+    private static final String SEQUENCE_ZEROS = "00000000000000000000";
+
     private int visibleCount;
     private int inFlightCount;
     private int delayedCount;
@@ -82,8 +84,6 @@ public final class Partition {
     }
 
     /** A standard-queue partition. */
-    private static final String SEQUENCE_ZEROS = "00000000000000000000";
-
     public Partition(Clock clock, LongSupplier retentionMillis) {
         this(clock, retentionMillis, false, 0, new SequenceClock());
     }
@@ -519,9 +519,10 @@ public final class Partition {
 
     /**
      * FIFO sequence numbers: increasing across the node's partitions (so within the queue and
-     * every group), close to time order, and distinct across nodes' partitions by the low part.
+     * every group), close to time order, and distinct across nodes' partitions by the low part;
+     * 20 digits, zero-padded, as SQS writes them (padded by hand: String.format took 6 % of a FIFO
+     * run's CPU).
      */
-    /** 20 digits, zero-padded, as SQS writes them (String.format took 6 % of a FIFO run's CPU). */
     private String nextSequence(long now) {
         String digits = Long.toString(sequences.next(now) * 1024 + index);
         return SEQUENCE_ZEROS.substring(digits.length()) + digits;

@@ -51,13 +51,13 @@ final class LongPolls implements VisibilityListener {
         });
     }
 
-    /** Wakes every waiter of the queue; each asks that partition only ({@code -1}: all of them). */
+    /** Wakes every waiter of the queue; each asks that partition only ({@link #ANY_PARTITION}: all). */
     @Override
     public void onVisible(String queueName, int partition) {
         Set<Waiter> set = waiting.get(queueName);
         if (set != null) {
             for (Waiter w : set) {
-                w.wake(partition < 0 ? ANY_PARTITION : partition);
+                w.wake(partition);
             }
         }
     }

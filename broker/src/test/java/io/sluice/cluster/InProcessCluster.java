@@ -101,21 +101,19 @@ final class InProcessCluster implements AutoCloseable {
      */
     static int partitionOwnedBy(HazelcastInstance member, String queueName, int partitions) {
         UUID wanted = member.getCluster().getLocalMember().getUuid();
-        int[] found = {-1};
-        await("a partition of " + queueName + " owned by " + wanted + " (else give the queue more partitions)")
+        return await("a partition of " + queueName + " owned by " + wanted + " (else give the queue more partitions)")
                 .atMost(Duration.ofSeconds(30))
-                .until(() -> {
-                    for (int i = 0; i < partitions; i++) {
-                        Partition p =
-                                member.getPartitionService().getPartition(new PartitionKey(queueName, i).toString());
-                        if (p.getOwner() != null && p.getOwner().getUuid().equals(wanted)) {
-                            found[0] = i;
-                            return true;
-                        }
-                    }
-                    return false;
-                });
-        return found[0];
+                .until(() -> firstOwnedBy(member, wanted, queueName, partitions), i -> i >= 0);
+    }
+
+    private static int firstOwnedBy(HazelcastInstance member, UUID wanted, String queueName, int partitions) {
+        for (int i = 0; i < partitions; i++) {
+            Partition p = member.getPartitionService().getPartition(new PartitionKey(queueName, i).toString());
+            if (p.getOwner() != null && p.getOwner().getUuid().equals(wanted)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static void awaitSize(HazelcastInstance hz, int size) {
