@@ -26,6 +26,9 @@ public final class HazelcastSetup {
     /** Message move tasks, keyed by source queue ARN ({@link MoveTaskStore}). */
     public static final String MOVE_TASKS_MAP = "sluice.move-tasks";
 
+    /** How seldom a standalone member runs the replica checks that need peers to do anything. */
+    private static final int STANDALONE_PERIOD_SECONDS = 3600;
+
     private HazelcastSetup() {}
 
     /** Whether the node runs alone: no configuration file, so it joins nobody and nobody holds a replica. */
@@ -87,6 +90,12 @@ public final class HazelcastSetup {
         // Hazelcast's own metrics (for its Management Center) are collected every 5 s and read by
         // nobody here: Sluice's metrics are its own (GET /metrics).
         c.getMetricsConfig().setEnabled(false);
+        // Periodic work that only means something with peers or a Management Center: with one
+        // member there is no backup to compare, no CRDT replica to push to, and nobody reads the
+        // health monitor's figures. Each woke Hazelcast's scheduler every second or so.
+        c.setProperty("hazelcast.health.monitoring.level", "OFF");
+        c.setProperty("hazelcast.partition.backup.sync.interval", String.valueOf(STANDALONE_PERIOD_SECONDS));
+        c.getCRDTReplicationConfig().setReplicationPeriodMillis(STANDALONE_PERIOD_SECONDS * 1000);
         return c;
     }
 

@@ -171,7 +171,10 @@ public final class SluiceNode implements AutoCloseable {
         }
         directoryRef.set(directory);
         StatsBoard stats = new StatsBoard(directory, registry, nodeId);
-        stats.start(vertx);
+        if (!standalone) {
+            // Alone, every partition is read live and nobody would hear the counts.
+            stats.start(vertx);
+        }
         ClusterRouter router = new ClusterRouter(vertx, directory, ownership, stats);
         await(
                 vertx.deployVerticle(
