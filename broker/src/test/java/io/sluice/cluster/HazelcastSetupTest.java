@@ -1,0 +1,37 @@
+package io.sluice.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import com.hazelcast.config.Config;
+import io.sluice.config.ClusterSettings;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** What a node's Hazelcast configuration turns off when it runs alone, and keeps when it does not. */
+class HazelcastSetupTest {
+    private static final String HEALTH = "hazelcast.health.monitoring.level";
+    private static final String BACKUP_SYNC = "hazelcast.partition.backup.sync.interval";
+
+    @Test
+    void aNodeAloneSkipsTheChecksThatNeedPeers() {
+        Config c = HazelcastSetup.config(new ClusterSettings(null, "127.0.0.1", 0, 1));
+
+        assertEquals("OFF", c.getProperty(HEALTH));
+        assertEquals("3600", c.getProperty(BACKUP_SYNC));
+        assertEquals(3_600_000, c.getCRDTReplicationConfig().getReplicationPeriodMillis());
+        assertFalse(c.getMetricsConfig().isEnabled());
+        assertFalse(c.getNetworkConfig().getJoin().getTcpIpConfig().isEnabled());
+    }
+
+    @Test
+    void aClusterMemberKeepsHazelcastsOwnReplicaChecks() {
+        Path file = IsolatedClusterConfig.write(IsolatedClusterConfig.newClusterName());
+        Config c = HazelcastSetup.config(new ClusterSettings(file.toString(), "127.0.0.1", 0, 1));
+
+        assertNull(c.getProperty(HEALTH));
+        assertNull(c.getProperty(BACKUP_SYNC));
+        assertEquals(1_000, c.getCRDTReplicationConfig().getReplicationPeriodMillis());
+    }
+}
