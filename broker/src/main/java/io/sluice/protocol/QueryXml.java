@@ -181,27 +181,34 @@ final class QueryXml {
      * a document the client can parse.
      */
     private void escape(String s) {
-        for (int i = 0; i < s.length(); i++) {
+        int n = s.length();
+        int plainFrom = 0; // characters from here to i need no escaping: appended in one copy
+        for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
+            if (c >= 0x20 && c < Character.MIN_SURROGATE && c != '&' && c != '<' && c != '>' && c != '"') {
+                continue;
+            }
+            if (c == '\t' || c == '\n') {
+                continue;
+            }
+            if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+                continue;
+            }
+            if (c > Character.MAX_SURROGATE && c < 0xFFFE) {
+                continue;
+            }
+            xml.append(s, plainFrom, i);
+            plainFrom = i + 1;
             switch (c) {
                 case '&' -> xml.append("&amp;");
                 case '<' -> xml.append("&lt;");
                 case '>' -> xml.append("&gt;");
                 case '"' -> xml.append("&quot;");
                 case '\r' -> xml.append("&#xD;");
-                case '\t', '\n' -> xml.append(c);
-                default -> {
-                    if (Character.isHighSurrogate(c)
-                            && i + 1 < s.length()
-                            && Character.isLowSurrogate(s.charAt(i + 1))) {
-                        xml.append(c).append(s.charAt(++i));
-                    } else if (c < 0x20 || c == 0xFFFE || c == 0xFFFF || Character.isSurrogate(c)) {
-                        xml.append('\uFFFD');
-                    } else {
-                        xml.append(c);
-                    }
-                }
+                default -> xml.append('\uFFFD'); // a control character, U+FFFE, U+FFFF, half a surrogate pair
             }
         }
+        xml.append(s, plainFrom, n);
     }
 }
