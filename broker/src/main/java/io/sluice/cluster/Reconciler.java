@@ -153,7 +153,7 @@ public final class Reconciler implements MigrationListener {
     private void reconcile() {
         List<PartitionKey> dropped = directory.dropMoved();
         for (PartitionKey key : dropped) {
-            wakes.onVisible(key.queue(), -1);
+            wakes.onVisible(key.queue(), VisibilityListener.ANY_PARTITION);
         }
         if (!dropped.isEmpty()) {
             LOG.fine(() -> "handed over " + dropped.size() + " partitions");

@@ -62,19 +62,20 @@ public final class WakeRelay implements VisibilityListener {
                     }
                 })
                 .completion()
-                .onSuccess(v -> local.onVisible(queueName, -1));
+                .onSuccess(v -> local.onVisible(queueName, ANY_PARTITION));
     }
 
-    /** The header's partition; -1 (every partition) when it is missing or not a number. */
+    /** The header's partition; {@link #ANY_PARTITION} when it is missing or not an index. */
     static int partitionOf(MultiMap headers) {
         String text = headers.get(PARTITION);
         if (text == null) {
-            return -1;
+            return ANY_PARTITION;
         }
         try {
-            return Math.max(-1, Integer.parseInt(text));
+            int partition = Integer.parseInt(text);
+            return partition >= 0 ? partition : ANY_PARTITION;
         } catch (NumberFormatException e) {
-            return -1;
+            return ANY_PARTITION;
         }
     }
 }

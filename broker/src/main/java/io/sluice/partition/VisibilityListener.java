@@ -7,5 +7,8 @@ package io.sluice.partition;
  */
 @FunctionalInterface
 public interface VisibilityListener {
+    /** In place of a partition index: any of the queue's partitions may have some; look at all. */
+    int ANY_PARTITION = -1;
+
     void onVisible(String queueName, int partition);
 }

@@ -14,13 +14,10 @@ final class LongPolls implements VisibilityListener {
     interface Waiter {
         /**
          * Something may be visible now: in {@code partition}, or anywhere in the queue when it is
-         * {@link #ANY_PARTITION}.
+         * {@link VisibilityListener#ANY_PARTITION}.
          */
         void wake(int partition);
     }
-
-    /** A wake that names no partition: from another node, a deleted queue, a periodic re-poll. */
-    static final int ANY_PARTITION = -1;
 
     private final ConcurrentHashMap<String, Set<Waiter>> waiting = new ConcurrentHashMap<>();
     private volatile Consumer<String> onFirstWait = q -> {};

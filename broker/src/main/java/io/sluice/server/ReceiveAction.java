@@ -1,6 +1,7 @@
 package io.sluice.server;
 
 import io.sluice.partition.PartitionStats;
+import io.sluice.partition.VisibilityListener;
 import io.sluice.protocol.Params;
 import io.sluice.queue.AttemptRef;
 import io.sluice.queue.AttributeNameFilter;
@@ -276,7 +277,7 @@ final class ReceiveAction {
                 }
             });
             // A slow safety net: a wake lost while a partition changed owner only delays the answer.
-            repoll = vertx.setPeriodic(REPOLL_MILLIS, id -> wake(LongPolls.ANY_PARTITION));
+            repoll = vertx.setPeriodic(REPOLL_MILLIS, id -> wake(VisibilityListener.ANY_PARTITION));
             attempt(unlessKnownEmpty(ShortPollSampler.all(meta.partitions(), ThreadLocalRandom.current())));
             return answer.future();
         }
@@ -287,7 +288,7 @@ final class ReceiveAction {
                 if (done) {
                     return;
                 }
-                if (partition < 0) {
+                if (partition < 0) { // ANY_PARTITION
                     wokenByAny = true;
                 } else {
                     wokenBy.set(partition);

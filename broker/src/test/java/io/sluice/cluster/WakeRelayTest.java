@@ -2,6 +2,7 @@ package io.sluice.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.sluice.partition.VisibilityListener;
 import io.vertx.core.MultiMap;
 import org.junit.jupiter.api.Test;
 
@@ -16,8 +17,11 @@ class WakeRelayTest {
     void aWakeNamesItsPartitionOrEveryPartition() {
         assertEquals(3, WakeRelay.partitionOf(headers("3")));
         assertEquals(0, WakeRelay.partitionOf(headers("0")));
-        assertEquals(-1, WakeRelay.partitionOf(headers(null)), "from a node that does not say");
-        assertEquals(-1, WakeRelay.partitionOf(headers("x")));
-        assertEquals(-1, WakeRelay.partitionOf(headers("-7")));
+        assertEquals(
+                VisibilityListener.ANY_PARTITION,
+                WakeRelay.partitionOf(headers(null)),
+                "from a node that does not say");
+        assertEquals(VisibilityListener.ANY_PARTITION, WakeRelay.partitionOf(headers("x")));
+        assertEquals(VisibilityListener.ANY_PARTITION, WakeRelay.partitionOf(headers("-7")));
     }
 }

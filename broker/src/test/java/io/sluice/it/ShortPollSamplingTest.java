@@ -26,10 +26,6 @@ class ShortPollSamplingTest {
         return broker.sqs();
     }
 
-    private void send20(String url) {
-        send(url, 20);
-    }
-
     /** {@code count} messages in batches of up to 10; each lands in a random partition. */
     private void send(String url, int count) {
         for (int first = 0; first < count; first += 10) {
@@ -48,7 +44,7 @@ class ShortPollSamplingTest {
     @Test
     void repeatedShortPollsDrainEveryMessage() {
         String url = broker.createQueue("drain");
-        send20(url);
+        send(url, 20);
 
         Set<String> seen = new HashSet<>();
         int polls = 0;
@@ -136,7 +132,7 @@ class ShortPollSamplingTest {
     @Test
     void shortPollNeverReturnsMoreThanAsked() {
         String url = broker.createQueue("max");
-        send20(url);
+        send(url, 20);
         for (int i = 0; i < 20; i++) {
             List<Message> got = sqs().receiveMessage(
                             r -> r.queueUrl(url).maxNumberOfMessages(3).visibilityTimeout(0))
