@@ -74,9 +74,13 @@ public final class PauseGuard implements Ownership {
         LOG.info("serving again: " + why);
     }
 
-    /** While true the node is not ready: it may have been declared dead and not merged back yet. */
+    /**
+     * While true the node is not ready: it may have been declared dead and not merged back yet. As
+     * with ownership, that holds from the moment a freeze ends, before the periodic check notices
+     * it: a readiness probe queued during the freeze once answered 200 in between.
+     */
     public boolean suspect() {
-        return suspectUntilNanos != 0;
+        return suspectUntilNanos != 0 || nanoTime.getAsLong() - lastCheck >= pauseThresholdNanos;
     }
 
     @Override

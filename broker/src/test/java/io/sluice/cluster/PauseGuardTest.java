@@ -125,8 +125,10 @@ class PauseGuardTest {
         // Requests queued during the freeze run before the periodic check: they must not be served.
         nanos.addAndGet(THRESHOLD_NANOS - 1);
         assertTrue(guard.ownsLocally(QUEUE, 0));
+        assertFalse(guard.suspect());
         nanos.addAndGet(1);
         assertFalse(guard.ownsLocally(QUEUE, 0));
+        assertTrue(guard.suspect(), "a readiness probe queued during the freeze must not answer 200");
     }
 
     @Test
@@ -198,10 +200,10 @@ class PauseGuardTest {
             guard.start(vertx, hz, directory);
             nanos.addAndGet(THRESHOLD_NANOS + 1);
 
-            await("the periodic check noticed the pause")
+            await("the periodic check noticed the pause and dropped the partitions")
                     .atMost(Duration.ofSeconds(10))
-                    .until(guard::suspect);
-            assertFalse(directory.isStarted(QUEUE, 0));
+                    .until(() -> !directory.isStarted(QUEUE, 0));
+            assertTrue(guard.suspect());
         } finally {
             hz.shutdown();
         }
