@@ -93,7 +93,12 @@ public final class Reconciler implements MigrationListener {
 
     /** Ready: the cluster has its backups in place and every partition this node owns is rebuilt. */
     public boolean ready() {
-        return clusterSafe && allOwnedStarted();
+        return backupsInPlace() && partitionsRebuilt();
+    }
+
+    /** Hazelcast reported the cluster safe when last asked: every backup in place. */
+    public boolean backupsInPlace() {
+        return clusterSafe;
     }
 
     /**
@@ -131,11 +136,12 @@ public final class Reconciler implements MigrationListener {
     }
 
     /**
-     * A queue created since the last reconcile does not count: it has nothing to rebuild, a request
+     * Every partition this node owns is rebuilt. A queue created since the last reconcile does not
+     * count: it has nothing to rebuild, a request
      * starts its partition on the spot, and the next reconcile (within a second) starts the rest.
      * Counting it made the node unready for up to a second after every CreateQueue.
      */
-    private boolean allOwnedStarted() {
+    public boolean partitionsRebuilt() {
         Set<String> known = reconciled;
         for (QueueMeta q : registry.list("")) {
             if (!known.contains(q.name())) {

@@ -2,7 +2,7 @@ package io.sluice.server;
 
 import io.vertx.core.http.HttpServerRequest;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
+import java.util.logging.Logger;
 
 /**
  * The probes, answered with a small JSON body:
@@ -15,8 +15,10 @@ import java.util.function.BooleanSupplier;
  *       under split-brain protection) or stops;</li>
  *   <li>{@code GET /health}: the same as {@code /health/ready}.</li>
  * </ul>
+ * A 503 names what holds the node back in {@code reason}; a change of answer is logged.
  */
 final class Health {
+    private static final Logger LOG = Logger.getLogger(Health.class.getName());
     static final String LIVE_PATH = "/health/live";
     static final String READY_PATH = "/health/ready";
     static final String LEGACY_PATH = "/health";
@@ -29,16 +31,39 @@ final class Health {
 
     /** What a readiness answer says, in the order it is decided. */
     enum Readiness {
-        READY,
-        NOT_READY,
-        STOPPING
+        STOPPING("stopping", "shutting down"),
+        PAUSED("paused", "this node was frozen and waits to be merged back into the cluster"),
+        BACKUPS("backups", "Hazelcast does not report the cluster safe: backups are not all in place"),
+        PARTITIONS("partitions", "partitions this node owns are being rebuilt"),
+        READY("", "ready");
+
+        /** The {@code reason} of a 503 body. */
+        final String reason;
+        /** What the log says when the node's answer changes to this one. */
+        final String description;
+
+        Readiness(String reason, String description) {
+            this.reason = reason;
+            this.description = description;
+        }
     }
 
-    private final BooleanSupplier ready;
-    private volatile boolean stopping;
+    /** What readiness is decided from; a node alone is never paused and always has its backups. */
+    interface Inputs {
+        boolean paused();
 
-    Health(BooleanSupplier ready) {
-        this.ready = ready;
+        boolean backupsInPlace();
+
+        boolean partitionsRebuilt();
+    }
+
+    private final Inputs inputs;
+    private volatile boolean stopping;
+    /** The last answer a probe got, to log changes only. */
+    private volatile Readiness answered = Readiness.READY;
+
+    Health(Inputs inputs) {
+        this.inputs = inputs;
     }
 
     /** Whether a GET of this path is a probe (and not an SQS request). */
@@ -58,7 +83,13 @@ final class Health {
         if (stopping) {
             return Readiness.STOPPING;
         }
-        return ready.getAsBoolean() ? Readiness.READY : Readiness.NOT_READY;
+        if (inputs.paused()) {
+            return Readiness.PAUSED;
+        }
+        if (!inputs.backupsInPlace()) {
+            return Readiness.BACKUPS;
+        }
+        return inputs.partitionsRebuilt() ? Readiness.READY : Readiness.PARTITIONS;
     }
 
     void stopping() {
@@ -82,10 +113,15 @@ final class Health {
             send(req, 200, "{\"status\":\"UP\"}");
             return;
         }
-        switch (readiness()) {
+        Readiness now = readiness();
+        if (now != answered) {
+            answered = now;
+            LOG.info("readiness probe: " + (now == Readiness.READY ? "" : "not ready, ") + now.description);
+        }
+        switch (now) {
             case READY -> send(req, 200, "{\"status\":\"UP\"}");
-            case NOT_READY -> send(req, 503, "{\"status\":\"DOWN\"}");
-            case STOPPING -> send(req, 503, "{\"status\":\"DOWN\",\"stopping\":true}");
+            case STOPPING -> send(req, 503, "{\"status\":\"DOWN\",\"reason\":\"stopping\",\"stopping\":true}");
+            default -> send(req, 503, "{\"status\":\"DOWN\",\"reason\":\"" + now.reason + "\"}");
         }
     }
 

@@ -199,7 +199,22 @@ public final class SluiceNode implements AutoCloseable {
                 metrics);
         directory.events(metrics);
         metrics.bind(directory, router, longPolls, clock);
-        Health health = new Health(() -> !paused.getAsBoolean() && reconciler.ready());
+        Health health = new Health(new Health.Inputs() {
+            @Override
+            public boolean paused() {
+                return paused.getAsBoolean();
+            }
+
+            @Override
+            public boolean backupsInPlace() {
+                return reconciler.backupsInPlace();
+            }
+
+            @Override
+            public boolean partitionsRebuilt() {
+                return reconciler.partitionsRebuilt();
+            }
+        });
         ConnectionLimit connections = new ConnectionLimit(config.http().maxConnections());
         await(
                 vertx.deployVerticle(

@@ -142,7 +142,7 @@ public final class ChaosCluster implements AutoCloseable {
         for (ClusterProcess n : nodes) {
             sb.append("  ")
                     .append(n)
-                    .append(n.alive() ? (n.healthy() ? " healthy" : " NOT healthy") : " exited")
+                    .append(n.alive() ? " GET /health: " + n.readiness() : " exited")
                     .append(" log ")
                     .append(n.log())
                     .append('\n');

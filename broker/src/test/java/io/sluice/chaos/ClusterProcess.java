@@ -129,19 +129,24 @@ public final class ClusterProcess {
 
     /** GET /health answered 200 within 2 s. */
     public boolean healthy() {
+        return readiness().startsWith("200 ");
+    }
+
+    /** The status and body of GET /health, or why there was none: for failure messages. */
+    public String readiness() {
         try {
-            HttpResponse<Void> r = HTTP.send(
+            HttpResponse<String> r = HTTP.send(
                     HttpRequest.newBuilder(URI.create(endpoint() + "/health"))
                             .timeout(Duration.ofSeconds(2))
                             .GET()
                             .build(),
-                    HttpResponse.BodyHandlers.discarding());
-            return r.statusCode() == 200;
+                    HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() + " " + r.body();
         } catch (IOException e) {
-            return false;
+            return "no answer: " + e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return "interrupted";
         }
     }
 

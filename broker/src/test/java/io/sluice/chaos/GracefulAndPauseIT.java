@@ -34,6 +34,9 @@ class GracefulAndPauseIT {
     private static final LoadChecker.Options PHASE =
             LoadChecker.Options.defaults().withMessages(1500, 800).withSendDuration(Duration.ofSeconds(20));
 
+    /** How soon after the load every node must answer its readiness probe with 200. */
+    private static final Duration ALL_HEALTHY_WITHIN = Duration.ofSeconds(60);
+
     private static ChaosCluster cluster;
 
     @BeforeAll
@@ -67,11 +70,18 @@ class GracefulAndPauseIT {
             long readyAfter = load.now() - launchedAt;
             load.addNode(fourth.endpoint());
             LoadChecker.Report report = load.finish();
-            Chaos.report("GracefulAndPauseIT join: " + fourth + " ready " + readyAfter + " ms after launch; " + report);
+            // Readiness also waits for Hazelcast to report every backup in place and for the node's
+            // partitions to be rebuilt, which can lag the rebalance after the join: asked once, right
+            // after the load, two nodes answered 503 on a loaded CI machine. What matters is that
+            // every node gets there, and how soon.
+            long allHealthyAfter = healthyWithin(ALL_HEALTHY_WITHIN, cluster.alive());
+            Chaos.report("GracefulAndPauseIT join: " + fourth + " ready " + readyAfter + " ms after launch; all "
+                    + "nodes healthy " + allHealthyAfter + " ms after the load (-1: not within " + ALL_HEALTHY_WITHIN
+                    + "); " + report);
             assertCommon(report);
             assertTrue(
-                    cluster.alive().stream().allMatch(ClusterProcess::healthy),
-                    "all 4 nodes healthy\n" + cluster.describe());
+                    allHealthyAfter >= 0,
+                    "all 4 nodes healthy within " + ALL_HEALTHY_WITHIN + " of the load's end\n" + cluster.describe());
         }
     }
 
@@ -134,11 +144,12 @@ class GracefulAndPauseIT {
             } catch (ConditionTimeoutException e) {
                 // asserted below
             }
-            boolean othersHealthy =
-                    cluster.alive().stream().filter(n -> n != frozen).allMatch(ClusterProcess::healthy);
+            long othersHealthyAfter = healthyWithin(
+                    ALL_HEALTHY_WITHIN,
+                    cluster.alive().stream().filter(n -> n != frozen).toList());
             Chaos.report("GracefulAndPauseIT sigstop: " + frozen + " stopped 15 s; every FIFO group acknowledged again "
-                    + recovered + " ms after SIGSTOP; frozen node healthy " + healthyAfter + " ms after SIGCONT; "
-                    + report);
+                    + recovered + " ms after SIGSTOP; frozen node healthy " + healthyAfter + " ms after SIGCONT, the "
+                    + "others " + othersHealthyAfter + " ms after that; " + report);
             assertCommon(report);
             long healthy = healthyAfter;
             assertAll(
@@ -150,11 +161,30 @@ class GracefulAndPauseIT {
                     () -> assertTrue(
                             recovered >= 0 && recovered <= 40_000,
                             "every FIFO group acknowledged again within 40 s of the SIGSTOP: " + recovered + " ms"),
-                    () -> assertTrue(othersHealthy, "the other nodes healthy\n" + cluster.describe()),
+                    () -> assertTrue(
+                            othersHealthyAfter >= 0,
+                            "the other nodes healthy within " + ALL_HEALTHY_WITHIN + "\n" + cluster.describe()),
                     () -> assertTrue(
                             frozen.alive() && healthy >= 0,
                             "the frozen node healthy again within 90 s of SIGCONT\n" + cluster.describe()
                                     + "log tail:\n" + frozen.logTail(30)));
+        }
+    }
+
+    /**
+     * Waits until every one of the nodes answers its readiness probe with 200 and returns how long
+     * that took in ms, or -1 when it did not happen within the bound.
+     */
+    private static long healthyWithin(Duration within, List<ClusterProcess> nodes) {
+        long start = System.nanoTime();
+        try {
+            await("nodes healthy")
+                    .atMost(within)
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> nodes.stream().allMatch(ClusterProcess::healthy));
+            return (System.nanoTime() - start) / 1_000_000;
+        } catch (ConditionTimeoutException e) {
+            return -1;
         }
     }
 

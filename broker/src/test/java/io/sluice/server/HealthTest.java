@@ -16,14 +16,32 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The probes over real HTTP, with the readiness input under the test's control: every state a
- * node can be in (not ready yet, ready, ready no longer, stopping) and what each path answers.
+ * The probes over real HTTP, with the readiness inputs under the test's control: every state a
+ * node can be in (not ready yet, ready, ready no longer, paused, stopping), what each path answers
+ * and the reason a 503 gives.
  * The probes of a whole running node are checked in io.sluice.it.HealthProbesTest and
  * io.sluice.cluster.ReadinessTest.
  */
 class HealthTest {
+    private final AtomicBoolean paused = new AtomicBoolean();
+    private final AtomicBoolean backups = new AtomicBoolean();
     private final AtomicBoolean inputsReady = new AtomicBoolean();
-    private final Health health = new Health(inputsReady::get);
+    private final Health health = new Health(new Health.Inputs() {
+        @Override
+        public boolean paused() {
+            return paused.get();
+        }
+
+        @Override
+        public boolean backupsInPlace() {
+            return backups.get();
+        }
+
+        @Override
+        public boolean partitionsRebuilt() {
+            return inputsReady.get();
+        }
+    });
     private final HttpClient http = HttpClient.newHttpClient();
     private Vertx vertx;
     private int port;
@@ -72,8 +90,11 @@ class HealthTest {
     @Test
     void liveIsUpWhateverTheReadinessAndReadyFollowsIt() throws Exception {
         assertAnswer("/health/live", 200, "{\"status\":\"UP\"}");
-        assertAnswer("/health/ready", 503, "{\"status\":\"DOWN\"}");
-        assertAnswer("/health", 503, "{\"status\":\"DOWN\"}");
+        assertAnswer("/health/ready", 503, "{\"status\":\"DOWN\",\"reason\":\"backups\"}");
+        assertAnswer("/health", 503, "{\"status\":\"DOWN\",\"reason\":\"backups\"}");
+
+        backups.set(true);
+        assertAnswer("/health/ready", 503, "{\"status\":\"DOWN\",\"reason\":\"partitions\"}");
 
         inputsReady.set(true);
         assertAnswer("/health/live", 200, "{\"status\":\"UP\"}");
@@ -83,17 +104,29 @@ class HealthTest {
         // e.g. a peer left and the partitions this node took over are being rebuilt
         inputsReady.set(false);
         assertAnswer("/health/live", 200, "{\"status\":\"UP\"}");
-        assertAnswer("/health/ready", 503, "{\"status\":\"DOWN\"}");
-        assertAnswer("/health", 503, "{\"status\":\"DOWN\"}");
+        assertAnswer("/health/ready", 503, "{\"status\":\"DOWN\",\"reason\":\"partitions\"}");
+        assertAnswer("/health", 503, "{\"status\":\"DOWN\",\"reason\":\"partitions\"}");
+    }
+
+    @Test
+    void aPausedNodeIsNotReadyWhateverElseHolds() throws Exception {
+        backups.set(true);
+        inputsReady.set(true);
+        paused.set(true);
+        assertAnswer("/health/ready", 503, "{\"status\":\"DOWN\",\"reason\":\"paused\"}");
+        assertAnswer("/health/live", 200, "{\"status\":\"UP\"}");
+        paused.set(false);
+        assertAnswer("/health/ready", 200, "{\"status\":\"UP\"}");
     }
 
     @Test
     void stoppingIsNotReadyEvenWithEveryInputReady() throws Exception {
+        backups.set(true);
         inputsReady.set(true);
         assertAnswer("/health/ready", 200, "{\"status\":\"UP\"}");
         health.stopping();
-        assertAnswer("/health/ready", 503, "{\"status\":\"DOWN\",\"stopping\":true}");
-        assertAnswer("/health", 503, "{\"status\":\"DOWN\",\"stopping\":true}");
+        assertAnswer("/health/ready", 503, "{\"status\":\"DOWN\",\"reason\":\"stopping\",\"stopping\":true}");
+        assertAnswer("/health", 503, "{\"status\":\"DOWN\",\"reason\":\"stopping\",\"stopping\":true}");
         assertAnswer("/health/live", 200, "{\"status\":\"UP\"}");
         assertEquals(Health.Readiness.STOPPING, health.readiness());
     }
