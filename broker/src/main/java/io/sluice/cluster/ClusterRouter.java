@@ -11,7 +11,6 @@ import io.sluice.queue.SqsException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.ReplyException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -19,7 +18,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Sends a partition request to the partition's owner: straight to the local loop when the
- * owner is this node, otherwise as one event-bus request in the binary wire format to the
+ * owner is this node, otherwise as one event-bus request ({@link ForwardedRequest}) to the
  * owner's node address. While ownership moves (the owner answers "moved", has no handler any
  * more, or the table names no owner) the request is re-resolved and retried a bounded number
  * of times; then the client gets ServiceUnavailable (HTTP 503), which SDKs retry.
@@ -150,14 +149,16 @@ public final class ClusterRouter implements PartitionRouter {
             return Future.failedFuture(new PartitionMoved(queueName, partition));
         }
         forwarded.increment();
-        Buffer body = Buffer.buffer(WireCodec.encodeRequest(queueName, partition, request));
-        return vertx.eventBus().<Buffer>request(address(nodeId), body, options).map(msg -> {
-            WireCodec.Reply reply = WireCodec.decodeReply(msg.body().getBytes());
-            return switch (reply.kind()) {
-                case MOVED, REBUILDING -> throw new PartitionMoved(queueName, partition);
-                default -> (R) reply.get();
-            };
-        });
+        ForwardedRequest body = new ForwardedRequest(queueName, partition, request);
+        return vertx.eventBus()
+                .<ForwardedReply>request(address(nodeId), body, options)
+                .map(msg -> {
+                    ForwardedReply reply = msg.body();
+                    if (reply.kind() == ForwardedReply.Kind.MOVED) {
+                        throw new PartitionMoved(queueName, partition);
+                    }
+                    return (R) reply.get();
+                });
     }
 
     /**

@@ -6,7 +6,6 @@ import io.sluice.queue.ErrorCode;
 import io.sluice.queue.SqsException;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.Message;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -29,34 +28,37 @@ public final class ForwardedRequests extends VerticleBase {
     @Override
     public Future<?> start() {
         return vertx.eventBus()
-                .<Buffer>consumer(ClusterRouter.address(nodeId), this::serve)
+                .consumer(ClusterRouter.address(nodeId), this::serve)
                 .completion();
     }
 
-    private void serve(Message<Buffer> msg) {
-        WireCodec.Envelope env;
+    private void serve(Message<Object> msg) {
+        Object body;
         try {
-            env = WireCodec.decodeRequest(msg.body().getBytes());
-        } catch (IllegalArgumentException e) {
-            LOG.log(Level.WARNING, "undecodable partition request", e);
-            msg.reply(Buffer.buffer(
-                    WireCodec.encodeError(new SqsException(ErrorCode.INTERNAL_FAILURE, "Undecodable request."))));
+            body = msg.body();
+        } catch (RuntimeException e) {
+            body = e;
+        }
+        if (!(body instanceof ForwardedRequest forwarded)) {
+            LOG.warning("undecodable partition request: " + body);
+            msg.reply(ForwardedReply.error(new SqsException(ErrorCode.INTERNAL_FAILURE, "Undecodable request.")));
             return;
         }
-        local.execute(env.queueName(), env.partition(), env.request()).onComplete(ar -> {
-            byte[] reply;
-            if (ar.succeeded()) {
-                reply = WireCodec.encodeResult(ar.result());
-            } else if (ar.cause() instanceof PartitionMoved) {
-                reply = WireCodec.encodeMoved();
-            } else if (ar.cause() instanceof SqsException e) {
-                reply = WireCodec.encodeError(e);
-            } else {
-                LOG.log(Level.WARNING, "partition request failed", ar.cause());
-                reply = WireCodec.encodeError(
-                        new SqsException(ErrorCode.SERVICE_UNAVAILABLE, "Storage unavailable; try again."));
-            }
-            msg.reply(Buffer.buffer(reply));
-        });
+        local.execute(forwarded.queueName(), forwarded.partition(), forwarded.request())
+                .onComplete(ar -> {
+                    ForwardedReply reply;
+                    if (ar.succeeded()) {
+                        reply = ForwardedReply.result(ar.result());
+                    } else if (ar.cause() instanceof PartitionMoved) {
+                        reply = ForwardedReply.moved();
+                    } else if (ar.cause() instanceof SqsException e) {
+                        reply = ForwardedReply.error(e);
+                    } else {
+                        LOG.log(Level.WARNING, "partition request failed", ar.cause());
+                        reply = ForwardedReply.error(
+                                new SqsException(ErrorCode.SERVICE_UNAVAILABLE, "Storage unavailable; try again."));
+                    }
+                    msg.reply(reply);
+                });
     }
 }

@@ -29,7 +29,7 @@ import java.util.function.UnaryOperator;
 public final class HazelcastQueueRegistry implements QueueRegistry {
     private static final int MAX_ATTEMPTS = 20;
 
-    private final IMap<String, byte[]> queues;
+    private final IMap<String, QueueMeta> queues;
     private final IMap<String, Long> deleted;
     private final Clock clock;
     private final Executor blocking;
@@ -38,7 +38,7 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
 
     /** @param onDeleted told (on a Hazelcast thread) when any node deleted a queue */
     public HazelcastQueueRegistry(
-            IMap<String, byte[]> queues,
+            IMap<String, QueueMeta> queues,
             IMap<String, Long> deleted,
             Clock clock,
             Executor blocking,
@@ -49,25 +49,25 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
         this.blocking = blocking;
         this.onDeleted = onDeleted;
         queues.addEntryListener(new Listener(), true);
-        queues.forEach((k, v) -> cache.put(k, WireCodec.decodeQueueMeta(v)));
+        queues.forEach(cache::put);
     }
 
     private final class Listener
-            implements EntryAddedListener<String, byte[]>,
-                    EntryUpdatedListener<String, byte[]>,
-                    EntryRemovedListener<String, byte[]> {
+            implements EntryAddedListener<String, QueueMeta>,
+                    EntryUpdatedListener<String, QueueMeta>,
+                    EntryRemovedListener<String, QueueMeta> {
         @Override
-        public void entryAdded(EntryEvent<String, byte[]> e) {
-            cache.put(e.getKey(), WireCodec.decodeQueueMeta(e.getValue()));
+        public void entryAdded(EntryEvent<String, QueueMeta> e) {
+            cache.put(e.getKey(), e.getValue());
         }
 
         @Override
-        public void entryUpdated(EntryEvent<String, byte[]> e) {
-            cache.put(e.getKey(), WireCodec.decodeQueueMeta(e.getValue()));
+        public void entryUpdated(EntryEvent<String, QueueMeta> e) {
+            cache.put(e.getKey(), e.getValue());
         }
 
         @Override
-        public void entryRemoved(EntryEvent<String, byte[]> e) {
+        public void entryRemoved(EntryEvent<String, QueueMeta> e) {
             cache.remove(e.getKey());
             onDeleted.accept(e.getKey());
         }
@@ -88,12 +88,12 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
                                 ErrorCode.QUEUE_DELETED_RECENTLY,
                                 "You must wait 60 seconds after deleting a queue before you can create another with the same name.");
                     }
-                    byte[] existing = queues.putIfAbsent(proposed.name(), WireCodec.encodeQueueMeta(proposed));
+                    QueueMeta existing = queues.putIfAbsent(proposed.name(), proposed);
                     if (existing == null) {
                         cache.put(proposed.name(), proposed);
                         return proposed;
                     }
-                    QueueMeta current = WireCodec.decodeQueueMeta(existing);
+                    QueueMeta current = existing;
                     String differing = QueueAttributes.firstDifference(current, proposed);
                     if (differing != null) {
                         throw new SqsException(
@@ -111,13 +111,12 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
         return CompletableFuture.supplyAsync(
                 () -> {
                     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-                        byte[] old = queues.get(name);
+                        QueueMeta old = queues.get(name);
                         if (old == null) {
                             throw QueueRegistry.doesNotExist();
                         }
-                        QueueMeta updated = change.apply(WireCodec.decodeQueueMeta(old));
-                        byte[] encoded = WireCodec.encodeQueueMeta(updated);
-                        if (queues.replace(name, old, encoded)) {
+                        QueueMeta updated = change.apply(old);
+                        if (queues.replace(name, old, updated)) {
                             cache.put(name, updated);
                             return updated;
                         }

@@ -66,6 +66,8 @@ public final class HazelcastSetup {
             c.addMapConfig(new MapConfig(MOVE_TASKS_MAP).setBackupCount(Math.max(1, settings.backupCount())));
         }
         MoveTaskStore.register(c.getSerializationConfig().getCompactSerializationConfig());
+        // Forwarded requests and replies, and queue metadata in the registry's map.
+        WireSerialization.register(c.getSerializationConfig());
         // What the Vert.x cluster manager's own structures need (its default-cluster.xml).
         if (c.getMultiMapConfigs().get("__vertx.subs") == null) {
             c.addMultiMapConfig(new MultiMapConfig("__vertx.subs")

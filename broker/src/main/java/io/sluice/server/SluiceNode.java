@@ -6,6 +6,7 @@ import com.hazelcast.map.IMap;
 import io.sluice.cluster.ClusterRouter;
 import io.sluice.cluster.ForwardedRequests;
 import io.sluice.cluster.HazelcastCommitPort;
+import io.sluice.cluster.HazelcastMessageCodec;
 import io.sluice.cluster.HazelcastOwnership;
 import io.sluice.cluster.HazelcastQueueRegistry;
 import io.sluice.cluster.HazelcastSetup;
@@ -175,6 +176,7 @@ public final class SluiceNode implements AutoCloseable {
             // Alone, every partition is read live and nobody would hear the counts.
             stats.start(vertx);
         }
+        HazelcastMessageCodec.register(vertx.eventBus(), hz);
         ClusterRouter router = new ClusterRouter(vertx, directory, ownership, stats);
         await(
                 vertx.deployVerticle(

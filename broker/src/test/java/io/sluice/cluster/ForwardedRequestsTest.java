@@ -2,7 +2,11 @@ package io.sluice.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.sluice.config.ClusterSettings;
 import io.sluice.partition.Ownership;
 import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.PartitionLoops;
@@ -27,7 +31,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -35,11 +41,14 @@ import org.junit.jupiter.api.Test;
  * What a node answers to a partition request forwarded to it, as the forwarding router reads
  * it: the result; "moved" when it does not serve the partition (the router looks again); the
  * request's own SQS error as it is; ServiceUnavailable when storage failed (the client retries);
- * InternalFailure for a request it cannot decode. Real Vert.x event bus, real partitions.
+ * InternalFailure for a request it cannot decode. Real Vert.x event bus, real partitions, a real
+ * member's serialization.
  */
 class ForwardedRequestsTest {
     private static final String NODE = "node-under-test";
     private static final String QUEUE = "forwarded";
+
+    private static HazelcastInstance hz;
 
     private final Vertx vertx = Vertx.vertx();
     private final AtomicBoolean owns = new AtomicBoolean(true);
@@ -60,8 +69,19 @@ class ForwardedRequestsTest {
         }
     };
 
+    @BeforeAll
+    static void member() {
+        hz = Hazelcast.newHazelcastInstance(HazelcastSetup.config(new ClusterSettings(null, "127.0.0.1", 0, 1)));
+    }
+
+    @AfterAll
+    static void shutdown() {
+        hz.shutdown();
+    }
+
     @BeforeEach
     void deploy() throws Exception {
+        HazelcastMessageCodec.register(vertx.eventBus(), hz);
         InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
         long now = System.currentTimeMillis();
         registry.create(new QueueMeta(QUEUE, false, 2, now, now, Map.of(), Map.of(), 0))
@@ -88,15 +108,18 @@ class ForwardedRequestsTest {
         return f.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 
-    private WireCodec.Reply forward(byte[] body) throws Exception {
-        Buffer reply = join(vertx.eventBus()
-                .<Buffer>request(ClusterRouter.address(NODE), Buffer.buffer(body))
+    private ForwardedReply forward(Object body) throws Exception {
+        return join(vertx.eventBus()
+                .<ForwardedReply>request(ClusterRouter.address(NODE), body)
                 .map(m -> m.body()));
-        return WireCodec.decodeReply(reply.getBytes());
     }
 
-    private WireCodec.Reply forward(int partition, PartitionRequest<?> request) throws Exception {
-        return forward(WireCodec.encodeRequest(QUEUE, partition, request));
+    private ForwardedReply forward(String queue, int partition, PartitionRequest<?> request) throws Exception {
+        return forward(new ForwardedRequest(queue, partition, request));
+    }
+
+    private ForwardedReply forward(int partition, PartitionRequest<?> request) throws Exception {
+        return forward(QUEUE, partition, request);
     }
 
     private static PartitionRequest.Send send() {
@@ -106,30 +129,29 @@ class ForwardedRequestsTest {
                 0);
     }
 
-    private static ErrorCode errorOf(WireCodec.Reply reply) {
-        assertEquals(WireCodec.Reply.Kind.ERROR, reply.kind());
-        return ((SqsException) reply.value()).code();
+    private static ErrorCode errorOf(ForwardedReply reply) {
+        assertEquals(ForwardedReply.Kind.ERROR, reply.kind());
+        return assertThrows(SqsException.class, reply::get).code();
     }
 
     @Test
     void aServedRequestIsAnsweredWithItsResult() throws Exception {
-        WireCodec.Reply reply = forward(0, send());
-        assertEquals(WireCodec.Reply.Kind.RESULT, reply.kind());
-        assertInstanceOf(SendOutcome.class, reply.value());
+        ForwardedReply reply = forward(0, send());
+        assertEquals(ForwardedReply.Kind.RESULT, reply.kind());
+        assertInstanceOf(SendOutcome.class, reply.get());
     }
 
     @Test
     void aPartitionNotServedHereIsAnsweredMoved() throws Exception {
         owns.set(false);
-        assertEquals(WireCodec.Reply.Kind.MOVED, forward(0, send()).kind());
+        assertEquals(ForwardedReply.Kind.MOVED, forward(0, send()).kind());
     }
 
     @Test
     void theRequestsOwnErrorIsPassedOnAsItIs() throws Exception {
-        WireCodec.Reply reply = forward(0, new PartitionRequest.ChangeVisibility("no-such-message", 1, 0, "handle"));
+        ForwardedReply reply = forward(0, new PartitionRequest.ChangeVisibility("no-such-message", 1, 0, "handle"));
         assertEquals(ErrorCode.INVALID_PARAMETER_VALUE, errorOf(reply));
-        assertEquals(
-                ErrorCode.QUEUE_DOES_NOT_EXIST, errorOf(forward(WireCodec.encodeRequest("no-such-queue", 0, send()))));
+        assertEquals(ErrorCode.QUEUE_DOES_NOT_EXIST, errorOf(forward("no-such-queue", 0, send())));
     }
 
     @Test
@@ -140,6 +162,6 @@ class ForwardedRequestsTest {
 
     @Test
     void anUndecodableRequestIsAnsweredInternalFailure() throws Exception {
-        assertEquals(ErrorCode.INTERNAL_FAILURE, errorOf(forward(new byte[] {1, 2, 3})));
+        assertEquals(ErrorCode.INTERNAL_FAILURE, errorOf(forward(Buffer.buffer(new byte[] {1, 2, 3}))));
     }
 }

@@ -54,7 +54,10 @@ final class InProcessCluster implements AutoCloseable {
         return hz;
     }
 
-    /** Starts a member with a clustered Vert.x on it and waits until it has joined the others. */
+    /**
+     * Starts a member with a clustered Vert.x on it, its event-bus codecs registered as a node
+     * registers them, and waits until it has joined the others.
+     */
     Node node() {
         HazelcastClusterManager manager = new HazelcastClusterManager(config());
         VertxOptions options = new VertxOptions().setEventLoopPoolSize(2);
@@ -62,6 +65,7 @@ final class InProcessCluster implements AutoCloseable {
         Vertx vertx =
                 join(Vertx.builder().with(options).withClusterManager(manager).buildClustered());
         HazelcastInstance hz = manager.getHazelcastInstance();
+        HazelcastMessageCodec.register(vertx.eventBus(), hz);
         synchronized (members) {
             members.add(hz);
             vertxes.add(vertx);

@@ -21,6 +21,8 @@ import java.util.Map;
  * the factory that names every type by a class id, and the field layouts of the queue's
  * values (which stay free of Hazelcast types). Every stored value starts with a format version,
  * so a later release can read what this one wrote (a rolling upgrade) and add fields after it.
+ * Forwarded requests and replies ({@code io.sluice.cluster.WireSerialization}) write messages,
+ * attributes and references with the same methods.
  */
 public final class StoreSerialization implements DataSerializableFactory {
     /** Registered in the member configuration; unique among this cluster's factories. */
@@ -49,7 +51,8 @@ public final class StoreSerialization implements DataSerializableFactory {
         };
     }
 
-    static void writeMessage(ObjectDataOutput out, StoredMessage m) throws IOException {
+    /** A message's whole state; also what a forwarded SendMessage carries (its state still null). */
+    public static void writeMessage(ObjectDataOutput out, StoredMessage m) throws IOException {
         out.writeByte(MESSAGE_FORMAT);
         out.writeString(m.messageId());
         out.writeString(m.body());
@@ -61,7 +64,7 @@ public final class StoreSerialization implements DataSerializableFactory {
         out.writeString(m.deduplicationId());
         out.writeString(m.sequenceNumber());
         out.writeString(m.deadLetterSourceArn());
-        out.writeString(m.state().name());
+        out.writeString(m.state() == null ? null : m.state().name());
         out.writeLong(m.visibleAt());
         out.writeInt(m.receiveCount());
         out.writeLong(m.firstReceiveTimestamp());
@@ -69,7 +72,7 @@ public final class StoreSerialization implements DataSerializableFactory {
         out.writeLong(m.receiptToken());
     }
 
-    static StoredMessage readMessage(ObjectDataInput in) throws IOException {
+    public static StoredMessage readMessage(ObjectDataInput in) throws IOException {
         byte format = in.readByte();
         if (format < 1) {
             throw new IOException("unknown stored message format " + format);
@@ -85,7 +88,7 @@ public final class StoreSerialization implements DataSerializableFactory {
                 in.readString(),
                 in.readString(),
                 in.readString(),
-                MessageState.valueOf(in.readString()),
+                state(in.readString()),
                 in.readLong(),
                 in.readInt(),
                 in.readLong(),
@@ -93,8 +96,12 @@ public final class StoreSerialization implements DataSerializableFactory {
                 in.readLong());
     }
 
-    private static void writeAttributes(ObjectDataOutput out, Map<String, MessageAttributeValue> attributes)
+    public static void writeAttributes(ObjectDataOutput out, Map<String, MessageAttributeValue> attributes)
             throws IOException {
+        if (attributes == null) {
+            out.writeInt(0);
+            return;
+        }
         out.writeInt(attributes.size());
         for (Map.Entry<String, MessageAttributeValue> e : attributes.entrySet()) {
             out.writeString(e.getKey());
@@ -104,46 +111,73 @@ public final class StoreSerialization implements DataSerializableFactory {
         }
     }
 
-    private static Map<String, MessageAttributeValue> readAttributes(ObjectDataInput in) throws IOException {
+    public static Map<String, MessageAttributeValue> readAttributes(ObjectDataInput in) throws IOException {
         int n = in.readInt();
         if (n == 0) {
             return Map.of();
         }
-        Map<String, MessageAttributeValue> out = new LinkedHashMap<>(n * 2);
+        if (n < 0) {
+            throw new IOException("negative attribute count " + n);
+        }
+        // SQS allows 10 attributes per message; a larger count in garbage must not allocate much.
+        Map<String, MessageAttributeValue> out = new LinkedHashMap<>(Math.min(n, 16) * 2);
         for (int i = 0; i < n; i++) {
             out.put(in.readString(), new MessageAttributeValue(in.readString(), in.readString(), in.readByteArray()));
         }
         return out;
     }
 
-    static void writeDedup(ObjectDataOutput out, DedupEntry e) throws IOException {
+    public static void writeDedup(ObjectDataOutput out, DedupEntry e) throws IOException {
         out.writeString(e.messageId());
         out.writeString(e.sequenceNumber());
         out.writeLong(e.expiresAt());
     }
 
-    static DedupEntry readDedup(ObjectDataInput in) throws IOException {
+    public static DedupEntry readDedup(ObjectDataInput in) throws IOException {
         return new DedupEntry(in.readString(), in.readString(), in.readLong());
     }
 
     static void writeAttempt(ObjectDataOutput out, StoredAttempt a) throws IOException {
         out.writeLong(a.expiresAt());
-        out.writeInt(a.refs().size());
-        for (AttemptRef r : a.refs()) {
+        writeRefs(out, a.refs());
+    }
+
+    static StoredAttempt readAttempt(ObjectDataInput in) throws IOException {
+        long expiresAt = in.readLong();
+        return new StoredAttempt(readRefs(in), expiresAt);
+    }
+
+    /** The messages one ReceiveMessage attempt returned, as a count then each one's partition, id and token. */
+    public static void writeRefs(ObjectDataOutput out, List<AttemptRef> refs) throws IOException {
+        out.writeInt(refs.size());
+        for (AttemptRef r : refs) {
             out.writeInt(r.partition());
             out.writeString(r.messageId());
             out.writeLong(r.token());
         }
     }
 
-    static StoredAttempt readAttempt(ObjectDataInput in) throws IOException {
-        long expiresAt = in.readLong();
+    public static List<AttemptRef> readRefs(ObjectDataInput in) throws IOException {
         int n = in.readInt();
-        List<AttemptRef> refs = new ArrayList<>(n);
+        if (n < 0) {
+            throw new IOException("negative reference count " + n);
+        }
+        List<AttemptRef> refs = new ArrayList<>(Math.min(n, 16));
         for (int i = 0; i < n; i++) {
             refs.add(new AttemptRef(in.readInt(), in.readString(), in.readLong()));
         }
-        return new StoredAttempt(List.copyOf(refs), expiresAt);
+        return List.copyOf(refs);
+    }
+
+    private static MessageState state(String name) throws IOException {
+        if (name == null) {
+            return null;
+        }
+        try {
+            return MessageState.valueOf(name);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("unknown message state " + name);
+        }
     }
 
     /** A map whose null values mean "removed", as a count and key, present flag, value per entry. */
