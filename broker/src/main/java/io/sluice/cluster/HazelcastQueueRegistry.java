@@ -23,11 +23,14 @@ import java.util.function.UnaryOperator;
 /**
  * The queues of the cluster, in a replicated Hazelcast map, read from a local copy that map
  * listeners keep current. Writes run on a worker (Hazelcast's conditional writes are blocking
- * calls) and resolve races between nodes: creation by putIfAbsent, changes by
- * compare-and-replace, retried on conflict.
+ * calls) and resolve races between nodes: creation by putIfAbsent, changes under the queue's
+ * lock.
  */
 public final class HazelcastQueueRegistry implements QueueRegistry {
-    private static final int MAX_ATTEMPTS = 20;
+    /** How long an update waits for another node's update of the same queue. */
+    private static final long LOCK_WAIT_SECONDS = 5;
+    /** The lock is released after this long whatever happens to its holder. */
+    private static final long LOCK_LEASE_SECONDS = 30;
 
     private final IMap<String, QueueMeta> queues;
     private final IMap<String, Long> deleted;
@@ -106,25 +109,43 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
                 blocking);
     }
 
+    /**
+     * Under the key's cluster-wide lock rather than by compare-and-set: a value read back from the
+     * map need not serialize to the bytes stored (a lone surrogate in a tag comes back as '?', which
+     * sorts elsewhere), and {@code replace(old, new)} then never succeeds. Creation and deletion wait
+     * for the lock too; a member that dies holding it releases it.
+     */
     @Override
     public CompletionStage<QueueMeta> update(String name, UnaryOperator<QueueMeta> change) {
         return CompletableFuture.supplyAsync(
                 () -> {
-                    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+                    if (!tryLock(name)) {
+                        throw new SqsException(
+                                ErrorCode.SERVICE_UNAVAILABLE, "The queue is being changed concurrently; try again.");
+                    }
+                    try {
                         QueueMeta old = queues.get(name);
                         if (old == null) {
                             throw QueueRegistry.doesNotExist();
                         }
                         QueueMeta updated = change.apply(old);
-                        if (queues.replace(name, old, updated)) {
-                            cache.put(name, updated);
-                            return updated;
-                        }
+                        queues.set(name, updated);
+                        cache.put(name, updated);
+                        return updated;
+                    } finally {
+                        queues.unlock(name);
                     }
-                    throw new SqsException(
-                            ErrorCode.SERVICE_UNAVAILABLE, "The queue is being changed concurrently; try again.");
                 },
                 blocking);
+    }
+
+    private boolean tryLock(String name) {
+        try {
+            return queues.tryLock(name, LOCK_WAIT_SECONDS, TimeUnit.SECONDS, LOCK_LEASE_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     @Override

@@ -12,8 +12,8 @@ import java.util.TreeMap;
 /**
  * Queue metadata in the queue registry's map, in Hazelcast's Compact format: named fields under
  * a schema, so a later release can add fields and still read these. Attributes and tags go as
- * two string arrays each, sorted by name: the same queue always serializes to the same bytes,
- * which the registry's compare-and-set ({@code IMap.replace(key, old, new)}) compares.
+ * two string arrays each, sorted by name, so equal queues serialize to equal bytes whichever JVM
+ * wrote them (a {@code Map.copyOf} iterates in an order of its own per JVM).
  */
 final class QueueMetaSerializer implements CompactSerializer<QueueMeta> {
     @Override
