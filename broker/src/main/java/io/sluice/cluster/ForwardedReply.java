@@ -129,22 +129,11 @@ public final class ForwardedReply implements IdentifiedDataSerializable {
         } else if (tag == Kind.ERROR.tag) {
             kind = Kind.ERROR;
             String code = in.readString();
-            value = new SqsException(errorCode(code), in.readString());
+            value = new SqsException(StoreSerialization.byName(ErrorCode.class, code), in.readString());
         } else if (tag == Kind.MOVED.tag) {
             kind = Kind.MOVED;
         } else {
             throw new IOException("unknown forwarded reply kind " + tag);
-        }
-    }
-
-    private static ErrorCode errorCode(String name) throws IOException {
-        if (name == null) {
-            return null;
-        }
-        try {
-            return ErrorCode.valueOf(name);
-        } catch (IllegalArgumentException e) {
-            throw new IOException("unknown error code " + name);
         }
     }
 

@@ -88,7 +88,7 @@ public final class StoreSerialization implements DataSerializableFactory {
                 in.readString(),
                 in.readString(),
                 in.readString(),
-                state(in.readString()),
+                byName(MessageState.class, in.readString()),
                 in.readLong(),
                 in.readInt(),
                 in.readLong(),
@@ -169,14 +169,15 @@ public final class StoreSerialization implements DataSerializableFactory {
         return List.copyOf(refs);
     }
 
-    private static MessageState state(String name) throws IOException {
+    /** An enum constant written by name (names survive a reordering), null for null; an unknown name is an IOException. */
+    public static <E extends Enum<E>> E byName(Class<E> type, String name) throws IOException {
         if (name == null) {
             return null;
         }
         try {
-            return MessageState.valueOf(name);
+            return Enum.valueOf(type, name);
         } catch (IllegalArgumentException e) {
-            throw new IOException("unknown message state " + name);
+            throw new IOException("unknown " + type.getSimpleName() + " " + name);
         }
     }
 
