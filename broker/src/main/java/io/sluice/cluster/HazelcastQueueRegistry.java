@@ -96,15 +96,14 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
                         cache.put(proposed.name(), proposed);
                         return proposed;
                     }
-                    QueueMeta current = existing;
-                    String differing = QueueAttributes.firstDifference(current, proposed);
+                    String differing = QueueAttributes.firstDifference(existing, proposed);
                     if (differing != null) {
                         throw new SqsException(
                                 ErrorCode.QUEUE_ALREADY_EXISTS,
                                 "A queue already exists with the same name and a different value for attribute "
                                         + differing);
                     }
-                    return current;
+                    return existing;
                 },
                 blocking);
     }
