@@ -156,13 +156,13 @@ public final class ForwardedReply implements IdentifiedDataSerializable {
             out.writeByte(DEDUP_ENTRY);
             StoreSerialization.writeDedup(out, d);
         } else if (v instanceof List<?> list) {
-            List<AttemptRef> refs = new ArrayList<>(list.size());
             for (Object o : list) {
-                if (!(o instanceof AttemptRef ref)) {
+                if (!(o instanceof AttemptRef)) {
                     throw new IllegalArgumentException("cannot send list element " + o);
                 }
-                refs.add(ref);
             }
+            @SuppressWarnings("unchecked")
+            List<AttemptRef> refs = (List<AttemptRef>) list;
             out.writeByte(ATTEMPT_REFS);
             StoreSerialization.writeRefs(out, refs);
         } else if (v instanceof Delivery d) {

@@ -87,8 +87,6 @@ public final class PauseGuard implements Ownership {
     public boolean ownsLocally(String queueName, int partition) {
         // Also refuse in the moment after a freeze, before the periodic check has noticed it:
         // requests queued during the freeze run first, and must not be acknowledged.
-        return suspectUntilNanos == 0
-                && nanoTime.getAsLong() - lastCheck < pauseThresholdNanos
-                && delegate.ownsLocally(queueName, partition);
+        return !suspect() && delegate.ownsLocally(queueName, partition);
     }
 }

@@ -91,11 +91,6 @@ public final class Reconciler implements MigrationListener {
         reconcile();
     }
 
-    /** Ready: the cluster has its backups in place and every partition this node owns is rebuilt. */
-    public boolean ready() {
-        return backupsInPlace() && partitionsRebuilt();
-    }
-
     /** Hazelcast reported the cluster safe when last asked: every backup in place. */
     public boolean backupsInPlace() {
         return clusterSafe;

@@ -2,6 +2,7 @@ package io.sluice.server;
 
 import io.vertx.core.http.HttpServerRequest;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.logging.Logger;
 
 /**
@@ -48,22 +49,22 @@ final class Health {
         }
     }
 
-    /** What readiness is decided from; a node alone is never paused and always has its backups. */
-    interface Inputs {
-        boolean paused();
-
-        boolean backupsInPlace();
-
-        boolean partitionsRebuilt();
-    }
-
-    private final Inputs inputs;
+    private final BooleanSupplier paused;
+    private final BooleanSupplier backupsInPlace;
+    private final BooleanSupplier partitionsRebuilt;
     private volatile boolean stopping;
     /** The last answer a probe got, to log changes only. */
     private volatile Readiness answered = Readiness.READY;
 
-    Health(Inputs inputs) {
-        this.inputs = inputs;
+    /**
+     * @param paused            the node may have been declared dead during a freeze (never, for a node alone)
+     * @param backupsInPlace    Hazelcast reported the cluster safe when last asked (always, for a node alone)
+     * @param partitionsRebuilt every partition the node owns is rebuilt
+     */
+    Health(BooleanSupplier paused, BooleanSupplier backupsInPlace, BooleanSupplier partitionsRebuilt) {
+        this.paused = paused;
+        this.backupsInPlace = backupsInPlace;
+        this.partitionsRebuilt = partitionsRebuilt;
     }
 
     /** Whether a GET of this path is a probe (and not an SQS request). */
@@ -83,13 +84,13 @@ final class Health {
         if (stopping) {
             return Readiness.STOPPING;
         }
-        if (inputs.paused()) {
+        if (paused.getAsBoolean()) {
             return Readiness.PAUSED;
         }
-        if (!inputs.backupsInPlace()) {
+        if (!backupsInPlace.getAsBoolean()) {
             return Readiness.BACKUPS;
         }
-        return inputs.partitionsRebuilt() ? Readiness.READY : Readiness.PARTITIONS;
+        return partitionsRebuilt.getAsBoolean() ? Readiness.READY : Readiness.PARTITIONS;
     }
 
     void stopping() {

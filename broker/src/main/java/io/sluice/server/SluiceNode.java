@@ -201,22 +201,7 @@ public final class SluiceNode implements AutoCloseable {
                 metrics);
         directory.events(metrics);
         metrics.bind(directory, router, longPolls, clock);
-        Health health = new Health(new Health.Inputs() {
-            @Override
-            public boolean paused() {
-                return paused.getAsBoolean();
-            }
-
-            @Override
-            public boolean backupsInPlace() {
-                return reconciler.backupsInPlace();
-            }
-
-            @Override
-            public boolean partitionsRebuilt() {
-                return reconciler.partitionsRebuilt();
-            }
-        });
+        Health health = new Health(paused, reconciler::backupsInPlace, reconciler::partitionsRebuilt);
         ConnectionLimit connections = new ConnectionLimit(config.http().maxConnections());
         await(
                 vertx.deployVerticle(

@@ -134,16 +134,8 @@ class GracefulAndPauseIT {
             long contAt = load.now();
             LoadChecker.Report report = load.finish();
             long recovered = load.recoveredAfter(stopAt);
-            long healthyAfter = -1;
-            try {
-                await("frozen node healthy again")
-                        .atMost(Duration.ofSeconds(90))
-                        .pollInterval(Duration.ofMillis(500))
-                        .until(frozen::healthy);
-                healthyAfter = load.now() - contAt;
-            } catch (ConditionTimeoutException e) {
-                // asserted below
-            }
+            long waited = healthyWithin(Duration.ofSeconds(90), List.of(frozen));
+            long healthyAfter = waited < 0 ? -1 : load.now() - contAt;
             long othersHealthyAfter = healthyWithin(
                     ALL_HEALTHY_WITHIN,
                     cluster.alive().stream().filter(n -> n != frozen).toList());
@@ -151,7 +143,6 @@ class GracefulAndPauseIT {
                     + recovered + " ms after SIGSTOP; frozen node healthy " + healthyAfter + " ms after SIGCONT, the "
                     + "others " + othersHealthyAfter + " ms after that; " + report);
             assertCommon(report);
-            long healthy = healthyAfter;
             assertAll(
                     // Until the first call times out (10 s) clients still pick the frozen node; a call started
                     // just before that hangs another 10 s (API call timeout). Then the node is skipped until
@@ -165,7 +156,7 @@ class GracefulAndPauseIT {
                             othersHealthyAfter >= 0,
                             "the other nodes healthy within " + ALL_HEALTHY_WITHIN + "\n" + cluster.describe()),
                     () -> assertTrue(
-                            frozen.alive() && healthy >= 0,
+                            frozen.alive() && healthyAfter >= 0,
                             "the frozen node healthy again within 90 s of SIGCONT\n" + cluster.describe()
                                     + "log tail:\n" + frozen.logTail(30)));
         }

@@ -180,16 +180,18 @@ class ReconcilerTest {
         PartitionDirectory directory = directory(byHand);
         Reconciler reconciler = reconciler(directory, byHand, standalone);
         reconciler.start(true);
-        await("ready").atMost(Duration.ofSeconds(10)).until(reconciler::ready);
+        await("ready")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> reconciler.backupsInPlace() && reconciler.partitionsRebuilt());
 
         holdLoads = true;
         owned.add(new Slot("alpha", 1));
         await("alpha#1 loading").atMost(Duration.ofSeconds(10)).until(() -> !heldLoads.isEmpty());
         assertTrue(directory.isStarted("alpha", 1));
-        assertFalse(reconciler.ready(), "not ready while alpha#1 is rebuilt");
+        assertFalse(reconciler.partitionsRebuilt(), "not ready while alpha#1 is rebuilt");
 
         heldLoads.forEach(f -> f.complete(PartitionSnapshot.EMPTY));
-        await("ready again").atMost(Duration.ofSeconds(10)).until(reconciler::ready);
+        await("ready again").atMost(Duration.ofSeconds(10)).until(reconciler::partitionsRebuilt);
     }
 
     /**

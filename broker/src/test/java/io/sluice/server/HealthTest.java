@@ -26,22 +26,7 @@ class HealthTest {
     private final AtomicBoolean paused = new AtomicBoolean();
     private final AtomicBoolean backups = new AtomicBoolean();
     private final AtomicBoolean inputsReady = new AtomicBoolean();
-    private final Health health = new Health(new Health.Inputs() {
-        @Override
-        public boolean paused() {
-            return paused.get();
-        }
-
-        @Override
-        public boolean backupsInPlace() {
-            return backups.get();
-        }
-
-        @Override
-        public boolean partitionsRebuilt() {
-            return inputsReady.get();
-        }
-    });
+    private final Health health = new Health(paused::get, backups::get, inputsReady::get);
     private final HttpClient http = HttpClient.newHttpClient();
     private Vertx vertx;
     private int port;
