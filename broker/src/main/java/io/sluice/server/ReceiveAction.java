@@ -228,10 +228,8 @@ final class ReceiveAction {
      * parked before its first claim, so a message that arrives during that claim still wakes it;
      * a wake during a claim is remembered and claims again afterwards. Its first claim (and the
      * periodic re-poll) skips the partitions running here that show nothing visible; a wake from a
-     * partition makes it ask that partition only. {@link LongPolls} wakes one waiter per
-     * announcement, so a waiter hands on what it cannot use: a wake that reaches it after it
-     * answered, or while it was claiming and then answered, and the partition it filled its
-     * receive from, which may hold more.
+     * partition of this node makes it ask that partition only, so one message costs each parked
+     * poll one request, not one per partition.
      */
     private final class ParkedReceive implements LongPolls.Waiter {
         private final QueueMeta meta;
@@ -245,10 +243,7 @@ final class ReceiveAction {
         private final BitSet wokenBy = new BitSet();
 
         private boolean wokenByAny;
-        /** Set by {@link #wake(int)} on the caller's thread, cleared when the wake is taken. */
-        private volatile boolean woken;
-
-        private volatile boolean claiming;
+        private boolean claiming;
         private boolean expired;
         private boolean done;
         private long timer = -1;
@@ -288,16 +283,9 @@ final class ReceiveAction {
         }
 
         @Override
-        public boolean busy() {
-            return woken || claiming;
-        }
-
-        @Override
         public void wake(int partition) {
-            woken = true;
             context.runOnContext(v -> {
                 if (done) {
-                    handOn(partition);
                     return;
                 }
                 if (partition < 0) { // ANY_PARTITION
@@ -323,15 +311,7 @@ final class ReceiveAction {
             }
             wokenByAny = false;
             wokenBy.clear();
-            woken = false;
             return partitions;
-        }
-
-        /** Another waiter of the queue gets a wake this one will not use (a look at all needs none). */
-        private void handOn(int partition) {
-            if (partition >= 0) {
-                broker.longPolls.onVisible(meta.name(), partition);
-            }
         }
 
         private List<Integer> unlessKnownEmpty(List<Integer> partitions) {
@@ -354,24 +334,18 @@ final class ReceiveAction {
                 return;
             }
             claiming = true;
-            int wanted = allowance(meta, max, false);
-            claims.claim(meta, partitions, wanted, visibilityMillis, true).onComplete(ar -> {
-                claiming = false;
-                if (ar.failed()) {
-                    answer.tryFail(ar.cause());
-                    finish(List.of());
-                } else if (!ar.result().isEmpty() || expired) {
-                    List<Claimed> got = ar.result();
-                    finish(got);
-                    if (!got.isEmpty() && got.size() >= wanted) {
-                        // Partitions are asked one after the other for what is still wanted, so
-                        // only the last one it took from may hold more.
-                        handOn(got.get(got.size() - 1).partition());
-                    }
-                } else if (wokenByAny || !wokenBy.isEmpty()) {
-                    attempt(takeWoken());
-                }
-            });
+            claims.claim(meta, partitions, allowance(meta, max, false), visibilityMillis, true)
+                    .onComplete(ar -> {
+                        claiming = false;
+                        if (ar.failed()) {
+                            answer.tryFail(ar.cause());
+                            finish(List.of());
+                        } else if (!ar.result().isEmpty() || expired) {
+                            finish(ar.result());
+                        } else if (wokenByAny || !wokenBy.isEmpty()) {
+                            attempt(takeWoken());
+                        }
+                    });
         }
 
         private void finish(List<Claimed> messages) {
@@ -385,9 +359,6 @@ final class ReceiveAction {
             }
             vertx.cancelTimer(repoll);
             answer.tryComplete(messages);
-            wokenBy.stream().forEach(this::handOn);
-            wokenBy.clear();
-            woken = false;
         }
     }
 }
