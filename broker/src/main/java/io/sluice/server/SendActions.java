@@ -22,8 +22,7 @@ import java.util.logging.Logger;
 
 /**
  * SendMessage and SendMessageBatch. A standard message goes to the partition the router picks
- * (random; in a cluster, one the receiving node owns when it owns any), and the entries of a batch
- * all to the one it picks for the batch; a FIFO
+ * (random; in a cluster, one the receiving node owns when it owns any); a FIFO
  * message to its group's partition, after its deduplication id is checked where the queue
  * keeps it: in the group's partition (per-group scope, or when the id hashes there), otherwise
  * in the id's own partition, reserved before the message is stored and confirmed after, without
@@ -45,10 +44,7 @@ final class SendActions {
         broker.memory.checkRoom();
         QueueMeta meta = broker.queueOf(params, info);
         Outgoing out = validate(meta, params, info);
-        Future<SendOutcome> sent = meta.fifo()
-                ? sendFifo(meta, out)
-                : send(meta, broker.router.partitionForSend(meta.name(), meta.partitions()), out);
-        return sent.map(outcome -> {
+        return send(meta, out).map(outcome -> {
             broker.metrics.sent(meta.name(), out.size);
             return sentResult(out.record, outcome);
         });
@@ -72,9 +68,6 @@ final class SendActions {
         }
         BatchRules.checkTotalSize(total);
         List<Future<JsonObject>> results = new ArrayList<>(entries.size());
-        // Standard entries all go to one partition, picked for the batch: they reach its loop in one
-        // turn, so one commit (and, in a cluster, one backup) stores them all.
-        int partition = meta.fifo() ? -1 : broker.router.partitionForSend(meta.name(), meta.partitions());
         // FIFO entries are stored one after the other so that a batch keeps its order within a group.
         Future<?> previous = Future.succeededFuture();
         for (int i = 0; i < entries.size(); i++) {
@@ -83,7 +76,7 @@ final class SendActions {
             Future<JsonObject> result;
             if (v instanceof Outgoing out) {
                 Future<SendOutcome> sent =
-                        meta.fifo() ? previous.transform(ignored -> sendFifo(meta, out)) : send(meta, partition, out);
+                        meta.fifo() ? previous.transform(ignored -> send(meta, out)) : send(meta, out);
                 result = sent.map(outcome -> {
                             broker.metrics.sent(meta.name(), out.size);
                             return sentResult(out.record, outcome).put("Id", id);
@@ -143,13 +136,12 @@ final class SendActions {
         return new Outgoing(record, delay * 1000L, size, dedupKey);
     }
 
-    /** A standard message, to the partition the router picked. */
-    private Future<SendOutcome> send(QueueMeta meta, int partition, Outgoing out) {
-        return broker.router.execute(meta.name(), partition, new PartitionRequest.Send(out.record, out.delayMillis));
-    }
-
-    /** A FIFO message, to its group's partition once its deduplication id is checked. */
-    private Future<SendOutcome> sendFifo(QueueMeta meta, Outgoing out) {
+    private Future<SendOutcome> send(QueueMeta meta, Outgoing out) {
+        if (!meta.fifo()) {
+            int partition = broker.router.partitionForSend(meta.name(), meta.partitions());
+            return broker.router.execute(
+                    meta.name(), partition, new PartitionRequest.Send(out.record, out.delayMillis));
+        }
         int group = FifoRules.partitionOf(out.record.messageGroupId(), meta.partitions());
         int dedupHome = meta.deduplicatesPerGroup() ? group : FifoRules.partitionOf(out.dedupKey, meta.partitions());
         if (dedupHome == group) {

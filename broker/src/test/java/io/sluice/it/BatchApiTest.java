@@ -14,10 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Base64;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -75,37 +72,6 @@ class BatchApiTest {
     }
 
     // ------------------------------------------------------------------ SendMessageBatch
-
-    /**
-     * The entries of one standard batch share a partition, so one commit stores them all. The
-     * receipt handle names the partition (its first fields, before the signature); with the test
-     * node's 4 partitions, ten entries spread at random would all land in one about once in
-     * 260,000 batches.
-     */
-    @Test
-    void theEntriesOfAStandardBatchShareOnePartition() {
-        String url = broker.createQueue("one-partition");
-        sqs().sendMessageBatch(r -> r.queueUrl(url)
-                .entries(IntStream.range(0, 10)
-                        .mapToObj(i -> entry("e" + i, "body-" + i))
-                        .toList()));
-        Set<Integer> partitions = new HashSet<>();
-        Set<String> bodies = new HashSet<>();
-        while (bodies.size() < 10) {
-            for (Message m :
-                    receive(sqs(), r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(1))) {
-                bodies.add(m.body());
-                partitions.add(partitionOf(m.receiptHandle()));
-            }
-        }
-        assertEquals(1, partitions.size(), "partitions of one batch's entries: " + partitions);
-    }
-
-    private static int partitionOf(String receiptHandle) {
-        ByteBuffer buf = ByteBuffer.wrap(Base64.getUrlDecoder().decode(receiptHandle));
-        buf.position(2 + buf.getShort());
-        return buf.getInt();
-    }
 
     @Test
     void sendMessageBatchReportsPerEntrySuccessAndFailure() {

@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 
 /** Short polls with weighted random sampling ON, 8 partitions per queue. */
 @Timeout(30)
@@ -24,14 +26,17 @@ class ShortPollSamplingTest {
         return broker.sqs();
     }
 
-    /**
-     * {@code count} messages sent one by one, so each lands in a random partition (the entries of
-     * a SendMessageBatch share one).
-     */
+    /** {@code count} messages in batches of up to 10; each lands in a random partition. */
     private void send(String url, int count) {
-        for (int i = 0; i < count; i++) {
-            String body = "msg-" + i;
-            sqs().sendMessage(r -> r.queueUrl(url).messageBody(body));
+        for (int first = 0; first < count; first += 10) {
+            int b = first;
+            sqs().sendMessageBatch(r -> r.queueUrl(url)
+                    .entries(IntStream.range(b, Math.min(count, b + 10))
+                            .mapToObj(i -> SendMessageBatchRequestEntry.builder()
+                                    .id("m" + i)
+                                    .messageBody("msg-" + i)
+                                    .build())
+                            .toList()));
         }
         awaitAttribute(broker, url, "ApproximateNumberOfMessages", Integer.toString(count));
     }
