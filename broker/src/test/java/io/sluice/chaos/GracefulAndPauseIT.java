@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
  * One cluster, three disruptions under load, in this order (the split-brain protection of
  * local.yaml needs 2 live members, so the cluster grows before it shrinks):
  * <ol>
- *   <li>a 4th node joins (3 → 4): partitions rebalance, nothing lost;</li>
+ *   <li>a 4th node joins (3 → 4) after one phase of the same load: partitions rebalance, nothing lost;</li>
  *   <li>SIGTERM one node (4 → 3): graceful hand-over, no failure seen by the clients of the other
  *       nodes (the SDK's retries aside), nothing lost;</li>
  *   <li>SIGSTOP one node for 15 s, past the 10 s heartbeat timeout, then SIGCONT (3 → 2 → 3):
