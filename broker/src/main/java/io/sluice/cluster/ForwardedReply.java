@@ -12,8 +12,6 @@ import io.sluice.queue.ReceiveOutcome;
 import io.sluice.queue.SendOutcome;
 import io.sluice.queue.SqsException;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -150,8 +148,8 @@ public final class ForwardedReply implements IdentifiedDataSerializable {
             out.writeBoolean(s.duplicate());
         } else if (v instanceof ReceiveOutcome o) {
             out.writeByte(RECEIVE_OUTCOME);
-            writeDeliveries(out, o.delivered());
-            writeDeliveries(out, o.toMove());
+            StoreSerialization.writeList(out, o.delivered(), ForwardedReply::writeDelivery);
+            StoreSerialization.writeList(out, o.toMove(), ForwardedReply::writeDelivery);
         } else if (v instanceof DedupEntry d) {
             out.writeByte(DEDUP_ENTRY);
             StoreSerialization.writeDedup(out, d);
@@ -180,31 +178,15 @@ public final class ForwardedReply implements IdentifiedDataSerializable {
             case NULL -> null;
             case BOOLEAN -> in.readBoolean();
             case SEND_OUTCOME -> new SendOutcome(in.readString(), in.readString(), in.readBoolean());
-            case RECEIVE_OUTCOME -> new ReceiveOutcome(readDeliveries(in), readDeliveries(in));
+            case RECEIVE_OUTCOME ->
+                new ReceiveOutcome(
+                        StoreSerialization.readList(in, ForwardedReply::readDelivery),
+                        StoreSerialization.readList(in, ForwardedReply::readDelivery));
             case DEDUP_ENTRY -> StoreSerialization.readDedup(in);
             case ATTEMPT_REFS -> StoreSerialization.readRefs(in);
             case DELIVERY -> readDelivery(in);
             default -> throw new IOException("unknown result type " + type);
         };
-    }
-
-    private static void writeDeliveries(ObjectDataOutput out, List<Delivery> list) throws IOException {
-        out.writeInt(list.size());
-        for (Delivery d : list) {
-            writeDelivery(out, d);
-        }
-    }
-
-    private static List<Delivery> readDeliveries(ObjectDataInput in) throws IOException {
-        int n = in.readInt();
-        if (n == 0) {
-            return List.of();
-        }
-        List<Delivery> list = new ArrayList<>(Math.min(n, 16));
-        for (int i = 0; i < n; i++) {
-            list.add(readDelivery(in));
-        }
-        return Collections.unmodifiableList(list);
     }
 
     private static void writeDelivery(ObjectDataOutput out, Delivery d) throws IOException {

@@ -10,7 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.internal.nio.BufferObjectDataOutput;
+import com.hazelcast.internal.serialization.InternalSerializationService;
 import com.hazelcast.map.IMap;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.spi.impl.SerializationServiceSupport;
+import io.sluice.cluster.store.StoreSerialization;
 import io.sluice.config.ClusterSettings;
 import io.sluice.queue.AttemptRef;
 import io.sluice.queue.DedupEntry;
@@ -27,6 +33,7 @@ import io.sluice.queue.SendOutcome;
 import io.sluice.queue.SqsException;
 import io.sluice.queue.StoredMessage;
 import io.vertx.core.buffer.Buffer;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -318,6 +325,23 @@ class WireSerializationTest {
     }
 
     // ---------------------------------------------------------------- bad input
+
+    /** The one count-then-elements form of the store and the forwarded replies (deliveries, attempt references). */
+    @Test
+    void listsRoundTripAndANegativeSizeIsRefused() throws IOException {
+        InternalSerializationService ss =
+                (InternalSerializationService) ((SerializationServiceSupport) hz).getSerializationService();
+        BufferObjectDataOutput out = ss.createObjectDataOutput();
+        StoreSerialization.writeList(out, List.of("a", UNICODE), ObjectDataOutput::writeString);
+        StoreSerialization.writeList(out, List.of(), ObjectDataOutput::writeString);
+        out.writeInt(-1);
+        ObjectDataInput in = ss.createObjectDataInput(out.toByteArray());
+        assertEquals(List.of("a", UNICODE), StoreSerialization.readList(in, ObjectDataInput::readString));
+        assertEquals(List.of(), StoreSerialization.readList(in, ObjectDataInput::readString));
+        IOException e =
+                assertThrows(IOException.class, () -> StoreSerialization.readList(in, ObjectDataInput::readString));
+        assertTrue(e.getMessage().contains("negative"), e.getMessage());
+    }
 
     @Test
     void aBodyOfAnotherTypeIsRefused() {

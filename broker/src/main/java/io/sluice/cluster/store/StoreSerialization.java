@@ -12,6 +12,7 @@ import io.sluice.queue.StoredAttempt;
 import io.sluice.queue.StoredMessage;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -149,24 +150,40 @@ public final class StoreSerialization implements DataSerializableFactory {
 
     /** The messages one ReceiveMessage attempt returned, as a count then each one's partition, id and token. */
     public static void writeRefs(ObjectDataOutput out, List<AttemptRef> refs) throws IOException {
-        out.writeInt(refs.size());
-        for (AttemptRef r : refs) {
-            out.writeInt(r.partition());
-            out.writeString(r.messageId());
-            out.writeLong(r.token());
-        }
+        writeList(out, refs, (o, r) -> {
+            o.writeInt(r.partition());
+            o.writeString(r.messageId());
+            o.writeLong(r.token());
+        });
     }
 
     public static List<AttemptRef> readRefs(ObjectDataInput in) throws IOException {
+        return readList(in, i -> new AttemptRef(i.readInt(), i.readString(), i.readLong()));
+    }
+
+    /** A list as its size, then each element as {@code writer} writes it. */
+    public static <E> void writeList(ObjectDataOutput out, List<E> list, Writer<E> writer) throws IOException {
+        out.writeInt(list.size());
+        for (E e : list) {
+            writer.write(out, e);
+        }
+    }
+
+    /** What {@link #writeList} wrote, unmodifiable; a negative size is an IOException. */
+    public static <E> List<E> readList(ObjectDataInput in, Reader<E> reader) throws IOException {
         int n = in.readInt();
         if (n < 0) {
-            throw new IOException("negative reference count " + n);
+            throw new IOException("negative list size " + n);
         }
-        List<AttemptRef> refs = new ArrayList<>(Math.min(n, 16));
+        if (n == 0) {
+            return List.of();
+        }
+        // Not sized by n before its elements are read: a corrupt size must not allocate.
+        List<E> list = new ArrayList<>(Math.min(n, 16));
         for (int i = 0; i < n; i++) {
-            refs.add(new AttemptRef(in.readInt(), in.readString(), in.readLong()));
+            list.add(reader.read(in));
         }
-        return List.copyOf(refs);
+        return Collections.unmodifiableList(list);
     }
 
     /** An enum constant written by name (names survive a reordering), null for null; an unknown name is an IOException. */
@@ -204,12 +221,12 @@ public final class StoreSerialization implements DataSerializableFactory {
     }
 
     @FunctionalInterface
-    interface Writer<V> {
+    public interface Writer<V> {
         void write(ObjectDataOutput out, V value) throws IOException;
     }
 
     @FunctionalInterface
-    interface Reader<V> {
+    public interface Reader<V> {
         V read(ObjectDataInput in) throws IOException;
     }
 }
