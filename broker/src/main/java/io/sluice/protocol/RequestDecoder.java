@@ -6,7 +6,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -130,30 +129,93 @@ public final class RequestDecoder {
         });
     }
 
-    /** Each name=value pair of a form-encoded string or query string, decoded, in order. */
+    /**
+     * Each name=value pair of a form-encoded string or query string, decoded, in order. Pairs are
+     * read in place: a name or value without escapes is one substring of {@code encoded}.
+     */
     static void forEachParameter(String encoded, BiConsumer<String, String> each) {
-        if (encoded == null || encoded.isEmpty()) {
+        if (encoded == null) {
             return;
         }
-        for (String pair : encoded.split("&")) {
-            if (pair.isEmpty()) {
-                continue;
+        int length = encoded.length();
+        int start = 0;
+        while (start < length) {
+            int amp = encoded.indexOf('&', start);
+            int end = amp < 0 ? length : amp;
+            if (end > start) {
+                int eq = start;
+                while (eq < end && encoded.charAt(eq) != '=') {
+                    eq++;
+                }
+                each.accept(percentDecode(encoded, start, eq), eq < end ? percentDecode(encoded, eq + 1, end) : "");
             }
-            int eq = pair.indexOf('=');
-            each.accept(
-                    percentDecode(eq < 0 ? pair : pair.substring(0, eq)),
-                    eq < 0 ? "" : percentDecode(pair.substring(eq + 1)));
+            start = end + 1;
         }
     }
 
-    private static String percentDecode(String s) {
-        try {
-            return URLDecoder.decode(s, StandardCharsets.UTF_8); // also maps '+' to ' ', as forms require
-        } catch (IllegalArgumentException e) {
-            throw new SqsException(
-                    ErrorCode.MALFORMED_QUERY_STRING,
-                    "The request contains malformed percent-encoding and could not be parsed.");
+    /**
+     * {@code s[from, to)} with '+' read as a space and each run of %XY escapes as UTF-8 bytes (a
+     * malformed sequence becomes U+FFFD), as URLDecoder reads forms; an escape
+     * that is cut short or not hexadecimal is a malformed query string.
+     */
+    private static String percentDecode(String s, int from, int to) {
+        int i = from;
+        while (i < to && s.charAt(i) != '%' && s.charAt(i) != '+') {
+            i++;
         }
+        if (i == to) {
+            return s.substring(from, to);
+        }
+        StringBuilder out = new StringBuilder(to - from).append(s, from, i);
+        byte[] bytes = null;
+        while (i < to) {
+            char c = s.charAt(i);
+            if (c == '+') {
+                out.append(' ');
+                i++;
+            } else if (c == '%') {
+                if (bytes == null) {
+                    bytes = new byte[(to - i) / 3];
+                }
+                int count = 0;
+                while (i < to && s.charAt(i) == '%') {
+                    if (i + 2 >= to) {
+                        throw malformedEscape();
+                    }
+                    int high = hexDigit(s.charAt(i + 1));
+                    int low = hexDigit(s.charAt(i + 2));
+                    if (high < 0 || low < 0) {
+                        throw malformedEscape();
+                    }
+                    bytes[count++] = (byte) (high << 4 | low);
+                    i += 3;
+                }
+                out.append(new String(bytes, 0, count, StandardCharsets.UTF_8));
+            } else {
+                out.append(c);
+                i++;
+            }
+        }
+        return out.toString();
+    }
+
+    private static int hexDigit(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        if (c >= 'a' && c <= 'f') {
+            return c - 'a' + 10;
+        }
+        if (c >= 'A' && c <= 'F') {
+            return c - 'A' + 10;
+        }
+        return -1;
+    }
+
+    private static SqsException malformedEscape() {
+        return new SqsException(
+                ErrorCode.MALFORMED_QUERY_STRING,
+                "The request contains malformed percent-encoding and could not be parsed.");
     }
 
     private static SqsException invalidAction(String action) {

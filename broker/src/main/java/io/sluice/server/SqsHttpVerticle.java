@@ -161,7 +161,7 @@ final class SqsHttpVerticle extends VerticleBase {
             return;
         }
         SigV4.Pending signed = signature;
-        Buffer body = Buffer.buffer();
+        RequestBody body = new RequestBody(declared);
         boolean[] rejected = {false};
         req.handler(chunk -> {
             if (rejected[0]) {
@@ -172,11 +172,11 @@ final class SqsHttpVerticle extends VerticleBase {
                 rejectBeforeBody(req, tooLarge(protocol, requestId, max), -1);
                 return;
             }
-            body.appendBuffer(chunk);
+            body.add(chunk);
         });
         req.endHandler(v -> {
             if (!rejected[0]) {
-                process(req, protocol, requestId, body, signed);
+                process(req, protocol, requestId, body.get(), signed);
             }
         });
         req.exceptionHandler(err -> LOG.log(Level.FINE, "request failed while reading", err));
@@ -220,6 +220,44 @@ final class SqsHttpVerticle extends VerticleBase {
         LOG.log(Level.WARNING, "request " + requestId + " failed", failure);
         return ResponseEncoder.error(
                 protocol, ErrorCode.INTERNAL_FAILURE, "We encountered an internal error. Please try again.", requestId);
+    }
+
+    /**
+     * A request's body as its chunks arrive. Vert.x hands each chunk over as a heap copy of its
+     * own, so a body of one chunk (most SQS requests) is kept as it came; a longer one is gathered
+     * into a buffer sized by its Content-Length, without regrowing.
+     */
+    private static final class RequestBody {
+        private final long declared;
+        private Buffer buffer;
+        private boolean gathering;
+
+        RequestBody(long declared) {
+            this.declared = declared;
+        }
+
+        int length() {
+            return buffer == null ? 0 : buffer.length();
+        }
+
+        void add(Buffer chunk) {
+            if (buffer == null) {
+                buffer = chunk;
+                return;
+            }
+            if (!gathering) {
+                int size = buffer.length() + chunk.length();
+                Buffer gathered = Buffer.buffer((int) Math.max(size, declared));
+                gathered.appendBuffer(buffer);
+                buffer = gathered;
+                gathering = true;
+            }
+            buffer.appendBuffer(chunk);
+        }
+
+        Buffer get() {
+            return buffer == null ? Buffer.buffer() : buffer;
+        }
     }
 
     private static EncodedResponse tooLarge(WireProtocol protocol, String requestId, int max) {

@@ -10,7 +10,10 @@ import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -197,6 +200,51 @@ class JsonProtocolAndBadInputTest {
     }
 
     // ------------------------------------------------------------------ oversized requests
+
+    /**
+     * A body read in many pieces is read whole: sent chunked in 1 KiB pieces, and with a
+     * Content-Length (the server still reads it in pieces), over both protocols.
+     */
+    @Test
+    void aBodyInManyPiecesIsReadWhole() {
+        String url = broker.createQueue("pieces");
+        String body = "abcdefghij%+& é\u4e2d".repeat(10_000);
+        String query =
+                RawHttp.form("Action", "SendMessage", "Version", "2012-11-05", "QueueUrl", url, "MessageBody", body);
+        String json =
+                new JsonObject().put("QueueUrl", url).put("MessageBody", body).encode();
+        for (boolean chunked : new boolean[] {true, false}) {
+            HttpResponse<String> q = http.send(HttpRequest.newBuilder(URI.create(broker.baseUrl() + "/"))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(inPieces(query, chunked))
+                    .build());
+            assertEquals(200, q.statusCode(), q.body());
+            HttpResponse<String> j = http.send(HttpRequest.newBuilder(URI.create(broker.baseUrl() + "/"))
+                    .header("Content-Type", RawHttp.JSON_CONTENT_TYPE)
+                    .header("X-Amz-Target", "AmazonSQS.SendMessage")
+                    .POST(inPieces(json, chunked))
+                    .build());
+            assertEquals(200, j.statusCode(), j.body());
+        }
+        List<String> received = new ArrayList<>();
+        for (int i = 0; i < 10 && received.size() < 4; i++) {
+            broker.sqs()
+                    .receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10))
+                    .messages()
+                    .forEach(m -> received.add(m.body()));
+        }
+        assertEquals(List.of(body, body, body, body), received);
+    }
+
+    private static HttpRequest.BodyPublisher inPieces(String text, boolean chunked) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        List<byte[]> pieces = new ArrayList<>();
+        for (int at = 0; at < bytes.length; at += 1024) {
+            pieces.add(Arrays.copyOfRange(bytes, at, Math.min(bytes.length, at + 1024)));
+        }
+        HttpRequest.BodyPublisher publisher = HttpRequest.BodyPublishers.ofByteArrays(pieces);
+        return chunked ? publisher : HttpRequest.BodyPublishers.fromPublisher(publisher, bytes.length);
+    }
 
     @Test
     void oversizedJsonRequestWithContentLengthIsRejected() throws Exception {
