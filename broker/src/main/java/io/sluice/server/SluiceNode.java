@@ -21,6 +21,7 @@ import io.sluice.config.BrokerConfig;
 import io.sluice.partition.Ownership;
 import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.PartitionLoops;
+import io.sluice.partition.VisibilityListener;
 import io.sluice.queue.Clock;
 import io.sluice.queue.CommitPort;
 import io.sluice.queue.ReceiptHandle;
@@ -121,8 +122,15 @@ public final class SluiceNode implements AutoCloseable {
         String nodeId = manager.getNodeId();
         Clock clock = Clock.SYSTEM;
         LongPolls longPolls = new LongPolls();
-        WakeRelay wakes = new WakeRelay(vertx, longPolls, nodeId);
-        longPolls.onFirstWait(wakes::watch);
+        boolean standalone = HazelcastSetup.standalone(config.cluster());
+        // Alone, every parked poll is on this node: a partition wakes them directly. In a cluster
+        // the relay also tells the nodes where polls on the queue are parked.
+        VisibilityListener wakes = longPolls;
+        if (!standalone) {
+            WakeRelay relay = new WakeRelay(vertx, longPolls, nodeId);
+            longPolls.onFirstWait(relay::watch);
+            wakes = relay;
+        }
         AtomicReference<PartitionDirectory> directoryRef = new AtomicReference<>();
         HazelcastQueueRegistry registry = new HazelcastQueueRegistry(
                 hz.getMap(HazelcastSetup.QUEUES_MAP),
@@ -142,7 +150,6 @@ public final class SluiceNode implements AutoCloseable {
         PartitionDirectory directory;
         Ownership owned;
         BooleanSupplier paused;
-        boolean standalone = HazelcastSetup.standalone(config.cluster());
         if (standalone) {
             // Nobody else can own its partitions or hold a replica: commits end in memory, and no
             // pause can have cost it partitions.
