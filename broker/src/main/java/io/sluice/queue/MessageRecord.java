@@ -36,8 +36,8 @@ public final class MessageRecord {
     long receivedAt;
     /** Changes with every receive, so that an old receipt handle can be told from the current one. */
     long receiptToken;
-    /** Bumped whenever a deadline is set, so that superseded deadlines in the heap are skipped. */
-    int deadlineVersion;
+    /** Its slot in the partition's {@link DeadlineHeap} while a delay or visibility timeout is pending; else -1. */
+    int deadlineSlot = -1;
 
     boolean removed;
 

@@ -6,7 +6,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -38,7 +37,7 @@ public final class Partition {
     private final LinkedHashMap<String, MessageRecord> messages = new LinkedHashMap<>();
 
     private final ReadySet ready;
-    private final PriorityQueue<Deadline> deadlines = new PriorityQueue<>();
+    private final DeadlineHeap deadlines = new DeadlineHeap();
     private final List<PartitionChange> changes = new ArrayList<>();
     private final RandomGenerator tokens = new SplittableRandom();
     /** FIFO deduplication records and receive attempts, oldest first so expiry scans from the head. */
@@ -57,13 +56,6 @@ public final class Partition {
     private int newlyVisible;
 
     private final SequenceClock sequences;
-
-    private record Deadline(long at, MessageRecord record, int version) implements Comparable<Deadline> {
-        @Override
-        public int compareTo(Deadline o) {
-            return Long.compare(at, o.at);
-        }
-    }
 
     private record Attempt(List<AttemptRef> refs, long expiresAt) {}
 
@@ -258,7 +250,7 @@ public final class Partition {
         // received together, and they come back together, in order.
         for (MessageRecord m : ready.inFlightWith(r)) {
             if (timeoutMillis == 0) {
-                m.deadlineVersion++;
+                deadlines.remove(m);
                 leaveInFlight(m, now);
             } else {
                 schedule(m, now + timeoutMillis);
@@ -353,18 +345,14 @@ public final class Partition {
 
     /** Applies every deadline and expiry that is due; the owner's tick calls this. */
     public void advance(long now) {
-        Deadline d;
-        while ((d = deadlines.peek()) != null && d.at <= now) {
+        MessageRecord r;
+        while ((r = deadlines.peek()) != null && r.visibleAt <= now) {
             deadlines.poll();
-            MessageRecord r = d.record;
-            if (r.removed || r.deadlineVersion != d.version) {
-                continue;
-            }
             if (r.state == MessageState.DELAYED) {
                 delayedCount--;
-                makeVisible(r, d.at);
+                makeVisible(r, r.visibleAt);
             } else {
-                leaveInFlight(r, d.at);
+                leaveInFlight(r, r.visibleAt);
             }
         }
         expire(now);
@@ -373,14 +361,13 @@ public final class Partition {
     /**
      * The earliest time {@link #advance} may change something: a delay end, a visibility expiry,
      * a retention expiry or the end of a FIFO deduplication or receive-attempt window; {@link
-     * Long#MAX_VALUE} when nothing is pending. It may be early (a superseded deadline), never late
-     * for the current retention period.
+     * Long#MAX_VALUE} when nothing is pending. Never late for the current retention period.
      */
     public long nextDeadline() {
         long next = Long.MAX_VALUE;
-        Deadline d = deadlines.peek();
+        MessageRecord d = deadlines.peek();
         if (d != null) {
-            next = d.at;
+            next = d.visibleAt;
         }
         if (!messages.isEmpty()) {
             next = Math.min(next, oldestSentTimestamp() + retentionMillis.getAsLong());
@@ -430,6 +417,11 @@ public final class Partition {
     /** Forgets the changes since the last drain: for an owner with nowhere to write them. */
     public void discardChanges() {
         changes.clear();
+    }
+
+    /** How many delays and visibility timeouts are pending: one at most per stored message. */
+    int pendingDeadlines() {
+        return deadlines.size();
     }
 
     public int visibleCount() {
@@ -538,9 +530,7 @@ public final class Partition {
     }
 
     private void schedule(MessageRecord r, long at) {
-        r.visibleAt = at;
-        r.deadlineVersion++;
-        deadlines.add(new Deadline(at, r, r.deadlineVersion));
+        deadlines.schedule(r, at);
         noteDeadline(at);
     }
 
@@ -560,6 +550,7 @@ public final class Partition {
             return;
         }
         r.removed = true;
+        deadlines.remove(r);
         switch (r.state) {
             // A visible record may stay in the ready set's structures; it is skipped there.
             case VISIBLE -> visibleCount--;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -153,6 +154,35 @@ class PartitionTest {
         assertEquals(0, partition.size());
         assertEquals(0, partition.inFlightCount());
         assertFalse(partition.delete(d.messageId(), d.receiptToken()), "second delete succeeds, deletes nothing");
+    }
+
+    @Test
+    void deletedInFlightMessagesAreNotKeptUntilTheirVisibilityTimeoutEnds() {
+        for (int i = 0; i < 1_000; i++) {
+            partition.send(message("x" + i), 0);
+        }
+        List<Delivery> got = new ArrayList<>();
+        while (got.size() < 1_000) {
+            got.addAll(partition.receive(10, 43_200_000));
+        }
+        assertEquals(1_000, partition.pendingDeadlines(), "one visibility timeout per message in flight");
+        got.forEach(d -> assertTrue(partition.delete(d.messageId(), d.receiptToken())));
+        assertEquals(0, partition.pendingDeadlines(), "nothing of a deleted message waits for its 12 hours");
+        assertEquals(0, partition.size());
+    }
+
+    @Test
+    void changingAVisibilityTimeoutAgainAndAgainKeepsOneDeadline() {
+        partition.send(message("v"), 0);
+        Delivery d = receiveOne(30_000);
+        for (int i = 1; i <= 100; i++) {
+            partition.changeVisibility(d.messageId(), d.receiptToken(), 30_000 + i, "h");
+        }
+        assertEquals(1, partition.pendingDeadlines());
+        clock.advanceMillis(30_099);
+        assertTrue(partition.receive(1, 30_000).isEmpty(), "the last timeout set counts, not an earlier one");
+        clock.advanceMillis(1);
+        receiveOne(30_000);
     }
 
     @Test
