@@ -356,6 +356,7 @@ public final class Partition {
             }
         }
         expire(now);
+        ready.trim(visibleCount);
     }
 
     /**

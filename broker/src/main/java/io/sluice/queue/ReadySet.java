@@ -36,5 +36,13 @@ interface ReadySet {
 
     void endReceive();
 
+    /**
+     * Drops what the set holds for messages that are no longer receivable, when that is much more
+     * than the {@code receivable} messages there are: a set that forgets lazily must not keep
+     * messages that expired or were deleted while nobody received. Called after deadlines and
+     * expiries were applied.
+     */
+    default void trim(int receivable) {}
+
     void clear();
 }

@@ -172,6 +172,19 @@ class PartitionTest {
     }
 
     @Test
+    void aReceiveAfterRetentionExpiredManyUnreceivedMessagesFindsTheNewOne() {
+        retentionMillis = 60_000;
+        for (int i = 0; i < 10_000; i++) {
+            partition.send(message("old" + i), 0);
+        }
+        clock.advanceSeconds(61);
+        partition.advance(clock.millis());
+        assertEquals(0, partition.size());
+        partition.send(message("new"), 0);
+        assertEquals("new", receiveOne(30_000).body());
+    }
+
+    @Test
     void changingAVisibilityTimeoutAgainAndAgainKeepsOneDeadline() {
         partition.send(message("v"), 0);
         Delivery d = receiveOne(30_000);
