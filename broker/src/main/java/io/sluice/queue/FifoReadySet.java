@@ -116,6 +116,15 @@ final class FifoReadySet implements ReadySet {
     }
 
     @Override
+    public int size() {
+        int stored = 0;
+        for (Group g : groups.values()) {
+            stored += g.messages.size();
+        }
+        return stored;
+    }
+
+    @Override
     public void clear() {
         groups.clear();
         rotation.clear();

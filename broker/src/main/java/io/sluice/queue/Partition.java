@@ -420,6 +420,11 @@ public final class Partition {
         changes.clear();
     }
 
+    /** How many messages the ready set keeps reachable, stale entries included. */
+    int readySetEntries() {
+        return ready.size();
+    }
+
     /** How many delays and visibility timeouts are pending: one at most per stored message. */
     int pendingDeadlines() {
         return deadlines.size();
@@ -553,7 +558,7 @@ public final class Partition {
         r.removed = true;
         deadlines.remove(r);
         switch (r.state) {
-            // A visible record may stay in the ready set's structures; it is skipped there.
+            // A visible record may stay in the ready set's structures until a receive skips it or a trim drops it.
             case VISIBLE -> visibleCount--;
             case IN_FLIGHT -> inFlightCount--;
             case DELAYED -> delayedCount--;

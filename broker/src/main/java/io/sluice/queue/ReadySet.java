@@ -44,5 +44,8 @@ interface ReadySet {
      */
     default void trim(int receivable) {}
 
+    /** How many entries the set holds, stale ones included: what it keeps reachable. */
+    int size();
+
     void clear();
 }

@@ -61,8 +61,8 @@ final class StandardReadySet implements ReadySet {
         visible.removeIf(r -> r.removed || r.state != MessageState.VISIBLE || !kept.add(r));
     }
 
-    /** Entries held, stale ones included. */
-    int size() {
+    @Override
+    public int size() {
         return visible.size();
     }
 

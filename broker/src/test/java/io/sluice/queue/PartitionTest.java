@@ -172,14 +172,16 @@ class PartitionTest {
     }
 
     @Test
-    void aReceiveAfterRetentionExpiredManyUnreceivedMessagesFindsTheNewOne() {
+    void messagesThatExpireUnreceivedLeaveTheReadySet() {
         retentionMillis = 60_000;
         for (int i = 0; i < 10_000; i++) {
             partition.send(message("old" + i), 0);
         }
+        assertEquals(10_000, partition.readySetEntries());
         clock.advanceSeconds(61);
         partition.advance(clock.millis());
         assertEquals(0, partition.size());
+        assertEquals(0, partition.readySetEntries(), "expired messages must not stay reachable until a receive");
         partition.send(message("new"), 0);
         assertEquals("new", receiveOne(30_000).body());
     }

@@ -3,7 +3,6 @@ package io.sluice.queue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -67,6 +66,6 @@ class StandardReadySetTest {
             r.state = MessageState.IN_FLIGHT;
         }
         assertEquals(all, order);
-        assertTrue(set.size() == 0);
+        assertEquals(0, set.size());
     }
 }
