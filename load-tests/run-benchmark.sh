@@ -14,15 +14,17 @@
 #   SCENARIOS   send,batch,recvdel,fifo,e2e (all five);  PROTOCOLS json,query (both; e2e uses E2E_PROTOCOL, json)
 #   E2E_RATES   producer rates of the e2e scenario in msg/s (300,1000)
 #   E2E_WARMUP  seconds the e2e producer runs before latencies count: the Gatling JVM starts cold (10)
+#   CLIENT_WARMUP  seconds every send, batch, recvdel and fifo run first warms up its own (cold) Gatling JVM on
+#               queues of its own, not measured (10; 0 = measure from the first request)
 #   DURATION    seconds per measured run (20);  WARMUP seconds of mixed warm-up load after each start (60)
-#   USERS (32), PREFILL (100000), CONSUMERS (4), FIFO_GROUPS (10), MESSAGE_SIZE (100), HEAP (512m)
+#   USERS (32), PREFILL (300000), CONSUMERS (4), FIFO_GROUPS (10), MESSAGE_SIZE (100), HEAP (2g)
 #   IDLE_SECONDS  CPU of each idle target measured over this many seconds in round 1 (30; 0 = skip)
 #   MEMORY_TARGETS (sluice,sluice3), MEMORY_MESSAGES (1000000), MEMORY_MESSAGE_SIZE (256), MEMORY_HEAP (4g)
 #   SLUICE3_LOAD  one (all load through node 1, default) | all (users spread over the three nodes)
 #   SLUICE_PORT (9324; sluice3 uses it, +10, +20), ELASTICMQ_PORT (9325), BUILD_BROKER (1; 0 = use the jar there)
 #   MVN_ARGS    extra arguments for every mvn call, e.g. MVN_ARGS="-Dmaven.repo.local=/tmp/empty-repo"
 #   MVN_LOCK    the lock file every mvn call holds (/tmp/sluice-mvn.lock)
-#   QUICK=1     smaller defaults for a check: ROUNDS=1 WARMUP=5 DURATION=5 PREFILL=5000 IDLE_SECONDS=5
+#   QUICK=1     smaller defaults for a check: ROUNDS=1 WARMUP=5 DURATION=5 CLIENT_WARMUP=3 PREFILL=5000 IDLE_SECONDS=5
 #               MEMORY_MESSAGES=20000 (any knob given explicitly wins)
 #
 # Results go to load-tests/target/benchmark/<timestamp>/ (summary.md, one properties file per run, logs, Gatling
@@ -33,7 +35,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$HERE")
 if [[ "${QUICK:-0}" == 1 ]]; then
-  : "${ROUNDS:=1}" "${WARMUP:=5}" "${DURATION:=5}" "${PREFILL:=5000}" "${IDLE_SECONDS:=5}" "${MEMORY_MESSAGES:=20000}"
+  : "${ROUNDS:=1}" "${WARMUP:=5}" "${DURATION:=5}" "${CLIENT_WARMUP:=3}" "${PREFILL:=5000}" "${IDLE_SECONDS:=5}" "${MEMORY_MESSAGES:=20000}"
 fi
 MODE=${MODE:-all}
 TARGETS=${TARGETS:-sluice,sluice3,elasticmq}
@@ -45,12 +47,13 @@ E2E_RATES=${E2E_RATES:-300,1000}
 DURATION=${DURATION:-20}
 WARMUP=${WARMUP:-60}
 USERS=${USERS:-32}
-PREFILL=${PREFILL:-100000}
+PREFILL=${PREFILL:-300000}
 CONSUMERS=${CONSUMERS:-4}
 E2E_WARMUP=${E2E_WARMUP:-10}
+CLIENT_WARMUP=${CLIENT_WARMUP:-10}
 FIFO_GROUPS=${FIFO_GROUPS:-10}
 MESSAGE_SIZE=${MESSAGE_SIZE:-100}
-HEAP=${HEAP:-512m}
+HEAP=${HEAP:-2g}
 IDLE_SECONDS=${IDLE_SECONDS:-30}
 MEMORY_TARGETS=${MEMORY_TARGETS:-sluice,sluice3}
 MEMORY_MESSAGES=${MEMORY_MESSAGES:-1000000}
@@ -73,7 +76,7 @@ GATLING_PLUGIN_VERSION=$(sed -n 's:.*<gatling-maven-plugin.version>\(.*\)</gatli
 GATLING_TEST="io.gatling:gatling-maven-plugin:$GATLING_PLUGIN_VERSION:test"
 
 die() { echo "run-benchmark: $*" >&2; exit 2; }
-for n in ROUNDS DURATION WARMUP E2E_WARMUP USERS PREFILL CONSUMERS FIFO_GROUPS MESSAGE_SIZE IDLE_SECONDS MEMORY_MESSAGES \
+for n in ROUNDS DURATION WARMUP E2E_WARMUP CLIENT_WARMUP USERS PREFILL CONSUMERS FIFO_GROUPS MESSAGE_SIZE IDLE_SECONDS MEMORY_MESSAGES \
   MEMORY_MESSAGE_SIZE SLUICE_PORT ELASTICMQ_PORT; do
   [[ ${!n} =~ ^[0-9]+$ ]] || die "$n must be a number, got '${!n}'"
 done
@@ -82,6 +85,7 @@ done
 (( DURATION >= 3 && DURATION <= 600 )) || die "DURATION must be 3..600"
 (( WARMUP <= 1800 )) || die "WARMUP must be at most 1800"
 (( E2E_WARMUP <= 600 )) || die "E2E_WARMUP must be at most 600"
+(( CLIENT_WARMUP <= 600 )) || die "CLIENT_WARMUP must be at most 600"
 (( USERS >= 1 && USERS <= 256 )) || die "USERS must be 1..256"
 (( PREFILL <= 1000000 )) || die "PREFILL must be at most 1000000"
 (( CONSUMERS >= 1 && CONSUMERS <= 64 && FIFO_GROUPS >= 1 && FIFO_GROUPS <= 100 )) || die "CONSUMERS 1..64, FIFO_GROUPS 1..100"
@@ -286,7 +290,7 @@ run_sim() { # target name workload protocol duration [-Dkey=value ...]
   if ! flock "$MVN_LOCK" timeout --kill-after=10 "$timeout_s" mvn -B -o "${MVN_EXTRA[@]}" -P load -pl load-tests \
       -f "$ROOT/pom.xml" "$GATLING_TEST" -Dgatling.simulationClass="$SIM" \
       -Dworkload="$workload" -Dprotocol="$proto" -Dsqs.endpoints="$ENDPOINTS" -Dduration="$duration" \
-      -Dusers="$USERS" -Dconsumers="$CONSUMERS" -De2eWarmup="$E2E_WARMUP" -Dgroups="$FIFO_GROUPS" -DmessageSize="${RUN_SIZE:-$MESSAGE_SIZE}" \
+      -Dusers="$USERS" -Dconsumers="$CONSUMERS" -De2eWarmup="$E2E_WARMUP" -DclientWarmup="$CLIENT_WARMUP" -Dgroups="$FIFO_GROUPS" -DmessageSize="${RUN_SIZE:-$MESSAGE_SIZE}" \
       -Dprefill="${RUN_PREFILL:-$PREFILL}" -Dbench.serverPids="$(IFS=,; echo "${SERVER_PIDS[*]}")" -Dbench.clkTck="$CLK_TCK" \
       -Dgatling.results="$OUT/gatling/$name" -Dbench.out="$OUT/runs/$name.properties" \
       -Dgatling.noReports="$([[ $reports == true ]] && echo false || echo true)" "$@" >"$OUT/logs/$name.log" 2>&1; then
@@ -426,7 +430,7 @@ END_UTC=$(date -u '+%H:%M')
   echo "started=$START_UTC"
   echo "ended=$END_UTC"
   echo "command=$(printf '%q ' "$0")"
-  echo "knobs=MODE=$MODE TARGETS=$TARGETS ROUNDS=$ROUNDS SCENARIOS=$SCENARIOS PROTOCOLS=$PROTOCOLS E2E_RATES=$E2E_RATES E2E_WARMUP=$E2E_WARMUP DURATION=$DURATION WARMUP=$WARMUP USERS=$USERS PREFILL=$PREFILL CONSUMERS=$CONSUMERS FIFO_GROUPS=$FIFO_GROUPS MESSAGE_SIZE=$MESSAGE_SIZE HEAP=$HEAP IDLE_SECONDS=$IDLE_SECONDS SLUICE3_LOAD=$SLUICE3_LOAD MEMORY_TARGETS=$MEMORY_TARGETS MEMORY_MESSAGES=$MEMORY_MESSAGES MEMORY_HEAP=$MEMORY_HEAP"
+  echo "knobs=MODE=$MODE TARGETS=$TARGETS ROUNDS=$ROUNDS SCENARIOS=$SCENARIOS PROTOCOLS=$PROTOCOLS E2E_RATES=$E2E_RATES E2E_WARMUP=$E2E_WARMUP CLIENT_WARMUP=$CLIENT_WARMUP DURATION=$DURATION WARMUP=$WARMUP USERS=$USERS PREFILL=$PREFILL CONSUMERS=$CONSUMERS FIFO_GROUPS=$FIFO_GROUPS MESSAGE_SIZE=$MESSAGE_SIZE HEAP=$HEAP IDLE_SECONDS=$IDLE_SECONDS SLUICE3_LOAD=$SLUICE3_LOAD MEMORY_TARGETS=$MEMORY_TARGETS MEMORY_MESSAGES=$MEMORY_MESSAGES MEMORY_HEAP=$MEMORY_HEAP"
   echo "machine=$(nproc) cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(java -version 2>&1 | head -1)"
   echo "jar=$JAR_INFO"
   echo "scenarios=$(IFS=,; echo "${SCENARIO_LIST[*]}")"

@@ -28,6 +28,7 @@ record BenchSettings(
         int consumers,
         int groups,
         Duration e2eWarmup,
+        Duration clientWarmup,
         boolean keepQueue,
         String resultFile) {
 
@@ -73,11 +74,12 @@ record BenchSettings(
         int users = Integer.getInteger("users", 32);
         long seconds = Long.getLong("duration", 30L);
         int size = Integer.getInteger("messageSize", 100);
-        int prefill = Integer.getInteger("prefill", 100_000);
+        int prefill = Integer.getInteger("prefill", 300_000);
         int rate = Integer.getInteger("rate", 1000);
         int consumers = Integer.getInteger("consumers", 4);
         int groups = Integer.getInteger("groups", 10);
         long e2eWarmup = Long.getLong("e2eWarmup", 10L);
+        long clientWarmup = Long.getLong("clientWarmup", 10L);
         boolean keep =
                 Boolean.parseBoolean(System.getProperty("sqs.keepQueue", workload == Workload.FILL ? "true" : "false"));
         check("users", users, 1, 1024);
@@ -88,8 +90,9 @@ record BenchSettings(
         check("consumers", consumers, 1, 256);
         check("groups", groups, 1, 1000);
         check("e2eWarmup", e2eWarmup, 0, 600);
-        if (!queue.matches("[A-Za-z0-9_-]{1,75}")) {
-            throw new IllegalArgumentException("sqs.queue must be 1..75 of [A-Za-z0-9_-], got '" + queue + "'");
+        check("clientWarmup", clientWarmup, 0, 600);
+        if (!queue.matches("[A-Za-z0-9_-]{1,72}")) {
+            throw new IllegalArgumentException("sqs.queue must be 1..72 of [A-Za-z0-9_-], got '" + queue + "'");
         }
         return new BenchSettings(
                 workload,
@@ -104,6 +107,7 @@ record BenchSettings(
                 consumers,
                 groups,
                 Duration.ofSeconds(e2eWarmup),
+                Duration.ofSeconds(clientWarmup),
                 keep,
                 System.getProperty("bench.out"));
     }
@@ -138,6 +142,19 @@ record BenchSettings(
             throw new IllegalArgumentException("an endpoint must start with http:// or https://, got '" + url + "'");
         }
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+
+    /**
+     * Whether this run first warms up its own JVM ({@code clientWarmup} seconds of unmeasured load on queues of its
+     * own) before the measured window: the throughput workloads. e2e has {@code e2eWarmup} instead; warmup and fill
+     * measure nothing.
+     */
+    boolean warmsUpClient() {
+        return !clientWarmup.isZero()
+                && (workload == Workload.SEND
+                        || workload == Workload.BATCH
+                        || workload == Workload.RECVDEL
+                        || workload == Workload.FIFO);
     }
 
     /** The first endpoint: set-up requests (CreateQueue) and Gatling's warm-up request go there. */

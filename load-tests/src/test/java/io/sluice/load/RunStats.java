@@ -15,12 +15,14 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What one run measured: the messages it moved and the time between its first request and its last completed one
- * (so messages/s includes neither Gatling's start-up nor a pre-fill), failures, the server CPU over the run
- * ({@link ServerCpu}: from the first user's start to the end of the run), and, for the e2e workload, the
+ * (so messages/s includes neither Gatling's start-up nor a pre-fill), failures, the CPU of the servers and of this
+ * client over the run ({@link ProcessCpu}: from the first user's start to the end of the run), and, for the e2e
+ * workload, the
  * send-to-receive latency of every message (up to a bounded number of samples).
  */
 final class RunStats {
-    private final ServerCpu cpu;
+    private final ProcessCpu cpu;
+    private final ProcessCpu clientCpu;
     private final LongAdder messages = new LongAdder();
     private final LongAdder sent = new LongAdder();
     private final LongAdder received = new LongAdder();
@@ -32,11 +34,13 @@ final class RunStats {
     private final AtomicLong firstNanos = new AtomicLong();
     private final AtomicLong lastNanos = new AtomicLong();
     private volatile long cpuStartTicks = -1;
+    private volatile long clientCpuStartTicks = -1;
     private final long[] latencies;
     private final AtomicInteger latencyCount = new AtomicInteger();
 
-    RunStats(int endpoints, ServerCpu cpu, int maxLatencySamples) {
+    RunStats(int endpoints, ProcessCpu cpu, ProcessCpu clientCpu, int maxLatencySamples) {
         this.cpu = cpu;
+        this.clientCpu = clientCpu;
         messagesByEndpoint = new LongAdder[endpoints];
         usersByEndpoint = new LongAdder[endpoints];
         for (int i = 0; i < endpoints; i++) {
@@ -50,6 +54,7 @@ final class RunStats {
     void started(int endpoint) {
         if (firstNanos.get() == 0 && firstNanos.compareAndSet(0, System.nanoTime())) {
             cpuStartTicks = cpu.ticks();
+            clientCpuStartTicks = clientCpu.ticks();
         }
         usersByEndpoint[endpoint].increment();
     }
@@ -124,6 +129,7 @@ final class RunStats {
      */
     void report(BenchSettings settings, Map<String, Object> extra) {
         long cpuEnd = cpu.ticks();
+        long clientCpuEnd = clientCpu.ticks();
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("workload", settings.workload().shortName());
         p.put("protocol", settings.protocol().shortName());
@@ -160,6 +166,11 @@ final class RunStats {
             p.put("serverCpuTicks", ticks);
             p.put("serverCpuSeconds", String.format(Locale.ROOT, "%.2f", cpuSeconds));
             p.put("cpuMicrosPerMessage", n == 0 ? "" : String.format(Locale.ROOT, "%.1f", cpuSeconds * 1e6 / n));
+        }
+        if (clientCpu.enabled() && clientCpuStartTicks >= 0 && clientCpuEnd >= 0) {
+            double cpuSeconds = (clientCpuEnd - clientCpuStartTicks) / (double) clientCpu.ticksPerSecond();
+            p.put("clientCpuSeconds", String.format(Locale.ROOT, "%.2f", cpuSeconds));
+            p.put("clientCpuMicrosPerMessage", n == 0 ? "" : String.format(Locale.ROOT, "%.1f", cpuSeconds * 1e6 / n));
         }
         p.put("usersByEndpoint", joined(usersByEndpoint));
         p.put("messagesByEndpoint", joined(messagesByEndpoint));

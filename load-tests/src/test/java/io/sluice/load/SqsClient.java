@@ -17,6 +17,10 @@ import java.util.Map;
  */
 final class SqsClient {
     private static final int MAX_ATTEMPTS = 3;
+    /** 503 answers retried, {@value #UNAVAILABLE_PAUSE_MILLIS} ms apart: at most a minute. */
+    private static final int MAX_UNAVAILABLE = 300;
+
+    private static final long UNAVAILABLE_PAUSE_MILLIS = 200;
     private final HttpClient client;
     private final URI endpoint;
 
@@ -37,10 +41,17 @@ final class SqsClient {
                 .POST(HttpRequest.BodyPublishers.ofString(SqsProtocol.JSON.body(action, members)))
                 .build();
         HttpResponse<String> response = null;
-        // Set-up calls (create, fill, delete), not measured: a connection that broke is retried on a new one.
+        // Set-up calls (create, fill, delete), not measured: a connection that broke is retried on a new one, and a
+        // 503 (a broker near its heap limit refuses messages until a collection frees room) after a pause.
+        int unavailable = 0;
         for (int attempt = 1; response == null; attempt++) {
             try {
                 response = client.send(request, HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 503 && ++unavailable < MAX_UNAVAILABLE) {
+                    response = null;
+                    attempt = 0;
+                    Thread.sleep(UNAVAILABLE_PAUSE_MILLIS);
+                }
             } catch (IOException e) {
                 if (attempt == MAX_ATTEMPTS) {
                     throw new IllegalStateException(action + " to " + endpoint + " failed: " + e, e);

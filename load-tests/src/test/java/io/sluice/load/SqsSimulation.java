@@ -25,11 +25,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Function;
@@ -71,8 +73,10 @@ import java.util.function.Supplier;
  *       mode then measures the broker's heap).</li>
  * </ul>
  *
- * The server CPU of the run (utime + stime of {@code -Dbench.serverPids}) is counted from the first user's start
- * to the end of the run; the figures go to stdout and to {@code -Dbench.out} (a properties file). The queues the run
+ * {@code send}, {@code batch}, {@code recvdel} and {@code fifo} first warm up this (cold) JVM for {@code clientWarmup}
+ * seconds on queues of their own, unmeasured ({@link #clientWarmup()}). The server CPU of the run (utime + stime of
+ * {@code -Dbench.serverPids}) and this JVM's own are counted from the first measured user's start to the end of the
+ * run; the figures go to stdout and to {@code -Dbench.out} (a properties file). The queues the run
  * created are deleted at the end unless {@code -Dsqs.keepQueue=true} (default for {@code fill}).
  *
  * <pre>mvn -B -P load -pl load-tests test-compile io.gatling:gatling-maven-plugin:4.21.12:test \
@@ -94,18 +98,29 @@ public class SqsSimulation extends Simulation {
     private static final Duration DRAIN = Duration.ofSeconds(15);
     private static final int FILL_THREADS = 4;
     private static final int MAX_WAKES = 400;
+    private static final int WARMUP_USERS = 8;
 
     private final BenchSettings settings = BenchSettings.fromSystemProperties();
     private final SqsProtocol protocol = settings.protocol();
-    private final ServerCpu cpu = ServerCpu.fromSystemProperties();
-    private final RunStats stats = new RunStats(
+    /** What the measured window counts. */
+    private final RunStats measuredStats = new RunStats(
             settings.endpoints().size(),
-            cpu,
+            ProcessCpu.servers(),
+            ProcessCpu.client(),
             settings.workload() == BenchSettings.Workload.E2E
                     ? (int) Math.min(
                             5_000_000L,
                             (long) settings.rate() * (settings.duration().toSeconds() + 20))
                     : 0);
+    /**
+     * Where the chains count: during the client warm-up a RunStats nobody reads, from the measured window's first
+     * user on {@link #measuredStats} (set in {@link #startMeasuring()}, after every warm-up user has ended).
+     */
+    private volatile RunStats stats = settings.warmsUpClient()
+            ? new RunStats(settings.endpoints().size(), ProcessCpu.none(), ProcessCpu.none(), 0)
+            : measuredStats;
+
+    private final AtomicBoolean measuring = new AtomicBoolean();
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final String plainBody = settings.messageBody("");
     private final AtomicInteger groupCounter = new AtomicInteger();
@@ -116,6 +131,12 @@ public class SqsSimulation extends Simulation {
     private volatile String queueUrl;
 
     private volatile String fifoQueueUrl;
+    /** The client warm-up's queues (standard and FIFO), apart from the measured ones. */
+    private volatile String warmupQueueUrl;
+
+    private volatile String warmupFifoQueueUrl;
+    /** The client warm-up ends here; the measured window starts when it has. */
+    private volatile long warmupEndNanos;
     /** Producers and closed-model loops stop here; consumers then drain until {@link #drainEndNanos}. */
     private volatile long productionEndNanos;
 
@@ -223,6 +244,10 @@ public class SqsSimulation extends Simulation {
                         .exec(this::done)
                         .injectOpen(atOnceUsers(1)));
         }
+        if (settings.warmsUpClient()) {
+            populations = List.of(clientWarmup().andThen(populations));
+            maxDuration = maxDuration.plus(settings.clientWarmup()).plusSeconds(10);
+        }
         setUp(populations).protocols(httpProtocol).maxDuration(maxDuration);
     }
 
@@ -257,11 +282,62 @@ public class SqsSimulation extends Simulation {
         return session.remove(REPLY_KEY).markAsSucceeded();
     }
 
+    /** A measured user starts: pinned to its endpoint; the first one starts the measured window. */
     private Session pin(Session session) {
+        if (measuring.compareAndSet(false, true)) {
+            startMeasuring();
+        }
+        stats.started(settings.endpointIndex(session.userId()));
+        return pinWarmup(session);
+    }
+
+    /** A client warm-up user starts: pinned to its endpoint, counted nowhere. */
+    private Session pinWarmup(Session session) {
         int endpoint = settings.endpointIndex(session.userId());
-        stats.started(endpoint);
         return session.set(ENDPOINT_KEY, endpoint)
                 .set(URL_KEY, settings.endpoints().get(endpoint) + "/");
+    }
+
+    /**
+     * The measured window starts (the first measured user, after the client warm-up if there was one): counts go to
+     * {@link #measuredStats}, FIFO groups are handed out afresh, and the window's deadlines count from now.
+     */
+    private void startMeasuring() {
+        groupCounter.set(0);
+        for (int i = 0; i < lastSeqByGroup.length(); i++) {
+            lastSeqByGroup.set(i, 0);
+        }
+        stats = measuredStats;
+        // The closed-model users stop one second after the injection ends, so the injector never has to replace
+        // users that leave at the very end (it would start and end thousands of them in that instant).
+        long now = System.nanoTime();
+        boolean e2e = settings.workload() == BenchSettings.Workload.E2E;
+        measureFromNanos = now + (e2e ? settings.e2eWarmup().toNanos() : 0);
+        productionEndNanos =
+                measureFromNanos + settings.duration().plusSeconds(e2e ? 0 : 1).toNanos();
+        drainEndNanos = productionEndNanos + GRACE.toNanos() + DRAIN.toNanos();
+    }
+
+    /**
+     * The client warm-up: this JVM starts cold for every run, and on a machine it shares with the broker its JIT
+     * compiler would otherwise take CPU from the broker inside the measured window (a profile of the client 30 s
+     * into a run still showed C2 in 22 % of its samples). {@value #WARMUP_USERS} users loop every request of the
+     * benchmark over this run's protocol (SendMessage, SendMessageBatch, ReceiveMessage + DeleteMessageBatch, twice
+     * per SendMessageBatch so the queue stays short, FIFO SendMessage, FIFO ReceiveMessage + DeleteMessageBatch) on
+     * queues of their own for {@code clientWarmup} seconds. Nothing of it is counted.
+     */
+    private PopulationBuilder clientWarmup() {
+        ChainBuilder round = exec(send(protocol, () -> warmupQueueUrl))
+                .exec(batch(protocol, () -> warmupQueueUrl))
+                .exec(receiveDelete(protocol, () -> warmupQueueUrl, 0, this::countReceived))
+                .exec(receiveDelete(protocol, () -> warmupQueueUrl, 0, this::countReceived))
+                .exec(fifoSend(protocol, () -> warmupFifoQueueUrl))
+                .exec(receiveDelete(protocol, () -> warmupFifoQueueUrl, 0, this::countReceived));
+        return scenario("client warm-up (" + protocol.shortName() + ")")
+                .exec(this::pinWarmup)
+                .exec(this::joinGroup)
+                .exec(asLongAs(session -> System.nanoTime() < warmupEndNanos).on(round))
+                .injectOpen(atOnceUsers(WARMUP_USERS));
     }
 
     private Session joinGroup(Session session) {
@@ -508,6 +584,10 @@ public class SqsSimulation extends Simulation {
             }
             default -> queueUrl = admin.createQueue(settings.queueName(), Map.of());
         }
+        if (settings.warmsUpClient()) {
+            warmupQueueUrl = admin.createQueue(settings.queueName() + "-cw", Map.of());
+            warmupFifoQueueUrl = admin.createQueue(settings.queueName() + "-cw.fifo", Map.of("FifoQueue", "true"));
+        }
         if (settings.workload() == BenchSettings.Workload.RECVDEL
                 || settings.workload() == BenchSettings.Workload.FILL) {
             long start = System.nanoTime();
@@ -538,14 +618,12 @@ public class SqsSimulation extends Simulation {
                 settings.users(),
                 settings.duration().toSeconds(),
                 settings.endpointList());
-        // The closed-model users stop one second after the injection ends, so the injector never has to replace
-        // users that leave at the very end (it would start and end thousands of them in that instant).
-        long now = System.nanoTime();
-        boolean e2e = settings.workload() == BenchSettings.Workload.E2E;
-        measureFromNanos = now + (e2e ? settings.e2eWarmup().toNanos() : 0);
-        productionEndNanos =
-                measureFromNanos + settings.duration().plusSeconds(e2e ? 0 : 1).toNanos();
-        drainEndNanos = productionEndNanos + GRACE.toNanos() + DRAIN.toNanos();
+        if (settings.warmsUpClient()) {
+            System.out.printf(
+                    "SqsSimulation: the client warms up for %d s first (not measured)%n",
+                    settings.clientWarmup().toSeconds());
+        }
+        warmupEndNanos = System.nanoTime() + settings.clientWarmup().toNanos();
     }
 
     /** SendMessageBatch of 10 from {@value #FILL_THREADS} threads; batch i goes to endpoint i mod n. */
@@ -602,13 +680,10 @@ public class SqsSimulation extends Simulation {
             }
             case RECVDEL, FILL -> {
                 extra.put("prefill", settings.prefill());
-                extra.put("fillSeconds", String.format(java.util.Locale.ROOT, "%.1f", fillSeconds));
+                extra.put("fillSeconds", String.format(Locale.ROOT, "%.1f", fillSeconds));
                 extra.put(
                         "fillMessagesPerSecond",
-                        String.format(
-                                java.util.Locale.ROOT,
-                                "%.0f",
-                                fillSeconds > 0 ? settings.prefill() / fillSeconds : 0.0));
+                        String.format(Locale.ROOT, "%.0f", fillSeconds > 0 ? settings.prefill() / fillSeconds : 0.0));
             }
             default -> {}
         }
@@ -617,7 +692,7 @@ public class SqsSimulation extends Simulation {
         }
         stats.report(settings, extra);
         if (!settings.keepQueue()) {
-            for (String url : new String[] {queueUrl, fifoQueueUrl}) {
+            for (String url : new String[] {queueUrl, fifoQueueUrl, warmupQueueUrl, warmupFifoQueueUrl}) {
                 if (url != null) {
                     try {
                         admin.deleteQueue(url);

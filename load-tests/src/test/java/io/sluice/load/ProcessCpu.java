@@ -7,32 +7,48 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The CPU time (user + system) of the broker processes, read from {@code /proc/<pid>/stat} (fields 14 and 15,
- * utime and stime, in clock ticks of {@code 1/CLK_TCK} s). The script passes the PIDs of the brokers it started
- * ({@code -Dbench.serverPids=123,456}) and {@code getconf CLK_TCK} ({@code -Dbench.clkTck}, default 100).
- * Without PIDs it measures nothing ({@link #ticks()} is -1).
+ * The CPU time (user + system) of some processes, read from {@code /proc/<pid>/stat} (fields 14 and 15, utime and
+ * stime, in clock ticks of {@code 1/CLK_TCK} s): the brokers ({@link #servers()}: the script passes the PIDs of the
+ * brokers it started, {@code -Dbench.serverPids=123,456}) or this load generator ({@link #client()}). The script
+ * passes {@code getconf CLK_TCK} as {@code -Dbench.clkTck} (default 100). Without PIDs it measures nothing
+ * ({@link #ticks()} is -1).
  */
-final class ServerCpu {
+final class ProcessCpu {
     private final List<Long> pids;
     private final long ticksPerSecond;
 
-    private ServerCpu(List<Long> pids, long ticksPerSecond) {
+    private ProcessCpu(List<Long> pids, long ticksPerSecond) {
         this.pids = List.copyOf(pids);
         this.ticksPerSecond = ticksPerSecond;
     }
 
-    static ServerCpu fromSystemProperties() {
+    /** The brokers of {@code -Dbench.serverPids}. */
+    static ProcessCpu servers() {
         List<Long> pids = new ArrayList<>();
         for (String part : System.getProperty("bench.serverPids", "").split(",")) {
             if (!part.isBlank()) {
                 pids.add(Long.parseLong(part.trim()));
             }
         }
+        return new ProcessCpu(pids, clockTicks());
+    }
+
+    /** This JVM: the load generator, which shares the machine with the brokers. */
+    static ProcessCpu client() {
+        return new ProcessCpu(List.of(ProcessHandle.current().pid()), clockTicks());
+    }
+
+    /** Measures nothing: the counts of a client warm-up. */
+    static ProcessCpu none() {
+        return new ProcessCpu(List.of(), clockTicks());
+    }
+
+    private static long clockTicks() {
         long tck = Long.getLong("bench.clkTck", 100L);
         if (tck < 1) {
             throw new IllegalArgumentException("bench.clkTck must be positive, got " + tck);
         }
-        return new ServerCpu(pids, tck);
+        return tck;
     }
 
     boolean enabled() {
@@ -56,7 +72,7 @@ final class ServerCpu {
                 String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
                 sum += Long.parseLong(f[11]) + Long.parseLong(f[12]); // fields 14 and 15; f[0] is field 3
             } catch (IOException | RuntimeException e) {
-                System.err.println("ServerCpu: cannot read /proc/" + pid + "/stat: " + e);
+                System.err.println("ProcessCpu: cannot read /proc/" + pid + "/stat: " + e);
                 return -1;
             }
         }
