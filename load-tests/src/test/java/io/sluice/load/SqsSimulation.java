@@ -31,7 +31,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Function;
@@ -120,7 +119,9 @@ public class SqsSimulation extends Simulation {
             ? new RunStats(settings.endpoints().size(), ProcessCpu.none(), ProcessCpu.none(), 0)
             : measuredStats;
 
-    private final AtomicBoolean measuring = new AtomicBoolean();
+    /** Set, under this simulation's lock, by the first measured user; see {@link #pin(Session)}. */
+    private boolean measuring;
+
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final String plainBody = settings.messageBody("");
     private final AtomicInteger groupCounter = new AtomicInteger();
@@ -282,10 +283,16 @@ public class SqsSimulation extends Simulation {
         return session.remove(REPLY_KEY).markAsSucceeded();
     }
 
-    /** A measured user starts: pinned to its endpoint; the first one starts the measured window. */
+    /**
+     * A measured user starts: pinned to its endpoint; the first one starts the measured window. Under a lock, so
+     * that no user that starts in the same instant reads the window's deadlines (or counts) before they are set.
+     */
     private Session pin(Session session) {
-        if (measuring.compareAndSet(false, true)) {
-            startMeasuring();
+        synchronized (this) {
+            if (!measuring) {
+                startMeasuring();
+                measuring = true;
+            }
         }
         stats.started(settings.endpointIndex(session.userId()));
         return pinWarmup(session);
