@@ -30,6 +30,21 @@ class FifoPartitionTest {
     }
 
     @Test
+    void messagesThatExpireUnreceivedLeaveTheirGroups() {
+        Partition shortLived = new Partition(clock, () -> 60_000L, true, 3, new SequenceClock());
+        for (int i = 0; i < 1_000; i++) {
+            shortLived.send(message("G" + i % 10, "old" + i), 0);
+        }
+        assertEquals(1_000, shortLived.readySetEntries());
+        clock.advanceSeconds(61);
+        shortLived.advance(clock.millis());
+        assertEquals(0, shortLived.size());
+        assertEquals(0, shortLived.readySetEntries(), "expired messages must not stay in their groups");
+        shortLived.send(message("G0", "new"), 0);
+        assertEquals(List.of("new"), bodies(shortLived.receive(10, 30_000)));
+    }
+
+    @Test
     void groupIsLockedWhileAMessageOfItIsInFlight() {
         partition.send(message("A", "a1"), 0);
         partition.send(message("A", "a2"), 0);

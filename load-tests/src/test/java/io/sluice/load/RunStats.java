@@ -160,18 +160,13 @@ final class RunStats {
             p.put("latencyP999Ms", ms(percentile(sorted, 0.999)));
             p.put("latencyMaxMs", ms(sorted[count - 1]));
         }
-        if (cpu.enabled() && cpuStartTicks >= 0 && cpuEnd >= 0) {
-            long ticks = cpuEnd - cpuStartTicks;
-            double cpuSeconds = ticks / (double) cpu.ticksPerSecond();
-            p.put("serverCpuTicks", ticks);
-            p.put("serverCpuSeconds", String.format(Locale.ROOT, "%.2f", cpuSeconds));
-            p.put("cpuMicrosPerMessage", n == 0 ? "" : String.format(Locale.ROOT, "%.1f", cpuSeconds * 1e6 / n));
-        }
-        if (clientCpu.enabled() && clientCpuStartTicks >= 0 && clientCpuEnd >= 0) {
-            double cpuSeconds = (clientCpuEnd - clientCpuStartTicks) / (double) clientCpu.ticksPerSecond();
-            p.put("clientCpuSeconds", String.format(Locale.ROOT, "%.2f", cpuSeconds));
-            p.put("clientCpuMicrosPerMessage", n == 0 ? "" : String.format(Locale.ROOT, "%.1f", cpuSeconds * 1e6 / n));
-        }
+        putCpu(p, "serverCpuSeconds", "cpuMicrosPerMessage", cpuSeconds(cpu, cpuStartTicks, cpuEnd), n);
+        putCpu(
+                p,
+                "clientCpuSeconds",
+                "clientCpuMicrosPerMessage",
+                cpuSeconds(clientCpu, clientCpuStartTicks, clientCpuEnd),
+                n);
         p.put("usersByEndpoint", joined(usersByEndpoint));
         p.put("messagesByEndpoint", joined(messagesByEndpoint));
         StringBuilder text = new StringBuilder();
@@ -188,6 +183,21 @@ final class RunStats {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }
+    }
+
+    /** The CPU seconds of {@code cpu} between two readings, or -1 when it measures nothing or a reading failed. */
+    private static double cpuSeconds(ProcessCpu cpu, long startTicks, long endTicks) {
+        return cpu.enabled() && startTicks >= 0 && endTicks >= 0
+                ? (endTicks - startTicks) / (double) cpu.ticksPerSecond()
+                : -1;
+    }
+
+    /** The seconds and the µs per message under the given keys; nothing when {@code seconds} is -1. */
+    private static void putCpu(Map<String, Object> p, String secondsKey, String perMessageKey, double seconds, long n) {
+        if (seconds >= 0) {
+            p.put(secondsKey, String.format(Locale.ROOT, "%.2f", seconds));
+            p.put(perMessageKey, n == 0 ? "" : String.format(Locale.ROOT, "%.1f", seconds * 1e6 / n));
         }
     }
 

@@ -40,18 +40,24 @@ final class SqsClient {
                 .header("Content-Type", SqsProtocol.JSON.contentType())
                 .POST(HttpRequest.BodyPublishers.ofString(SqsProtocol.JSON.body(action, members)))
                 .build();
-        HttpResponse<String> response = null;
-        // Set-up calls (create, fill, delete), not measured: a connection that broke is retried on a new one, and a
-        // 503 (a broker near its heap limit refuses messages until a collection frees room) after a pause.
-        int unavailable = 0;
-        for (int attempt = 1; response == null; attempt++) {
+        // Set-up calls (create, fill, delete), not measured. A 503 (a broker near its heap limit refuses messages
+        // until a collection frees room) is sent again after a pause.
+        HttpResponse<String> response = send(action, request);
+        for (int i = 1; response.statusCode() == 503 && i < MAX_UNAVAILABLE; i++) {
+            pause(action);
+            response = send(action, request);
+        }
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException(action + " answered " + response.statusCode() + ": " + response.body());
+        }
+        return SqsProtocol.JSON.reply(response.body());
+    }
+
+    /** One request; a connection that broke is retried on a new one, {@value #MAX_ATTEMPTS} attempts in all. */
+    private HttpResponse<String> send(String action, HttpRequest request) {
+        for (int attempt = 1; ; attempt++) {
             try {
-                response = client.send(request, HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 503 && ++unavailable < MAX_UNAVAILABLE) {
-                    response = null;
-                    attempt = 0;
-                    Thread.sleep(UNAVAILABLE_PAUSE_MILLIS);
-                }
+                return client.send(request, HttpResponse.BodyHandlers.ofString());
             } catch (IOException e) {
                 if (attempt == MAX_ATTEMPTS) {
                     throw new IllegalStateException(action + " to " + endpoint + " failed: " + e, e);
@@ -62,10 +68,15 @@ final class SqsClient {
                 throw new IllegalStateException(action + " interrupted", e);
             }
         }
-        if (response.statusCode() != 200) {
-            throw new IllegalStateException(action + " answered " + response.statusCode() + ": " + response.body());
+    }
+
+    private static void pause(String action) {
+        try {
+            Thread.sleep(UNAVAILABLE_PAUSE_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(action + " interrupted", e);
         }
-        return SqsProtocol.JSON.reply(response.body());
     }
 
     /** Creates (or finds) the queue and returns the URL the broker gave for it. */

@@ -112,15 +112,12 @@ public class SqsSimulation extends Simulation {
                             (long) settings.rate() * (settings.duration().toSeconds() + 20))
                     : 0);
     /**
-     * Where the chains count: during the client warm-up a RunStats nobody reads, from the measured window's first
-     * user on {@link #measuredStats} (set in {@link #startMeasuring()}, after every warm-up user has ended).
+     * Where the chains count: a RunStats nobody reads (the client warm-up's) until the first measured user switches
+     * it to {@link #measuredStats} in {@link #startMeasuring()}; so {@code stats == measuredStats} also says that
+     * the measured window has started.
      */
-    private volatile RunStats stats = settings.warmsUpClient()
-            ? new RunStats(settings.endpoints().size(), ProcessCpu.none(), ProcessCpu.none(), 0)
-            : measuredStats;
-
-    /** Set, under this simulation's lock, by the first measured user; see {@link #pin(Session)}. */
-    private boolean measuring;
+    private volatile RunStats stats =
+            new RunStats(settings.endpoints().size(), ProcessCpu.none(), ProcessCpu.none(), 0);
 
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final String plainBody = settings.messageBody("");
@@ -284,14 +281,15 @@ public class SqsSimulation extends Simulation {
     }
 
     /**
-     * A measured user starts: pinned to its endpoint; the first one starts the measured window. Under a lock, so
-     * that no user that starts in the same instant reads the window's deadlines (or counts) before they are set.
+     * A measured user starts: pinned to its endpoint; the first one starts the measured window. A user that starts
+     * in the same instant waits on the lock, so none reads the window's deadlines before they are set.
      */
     private Session pin(Session session) {
-        synchronized (this) {
-            if (!measuring) {
-                startMeasuring();
-                measuring = true;
+        if (stats != measuredStats) {
+            synchronized (this) {
+                if (stats != measuredStats) {
+                    startMeasuring();
+                }
             }
         }
         stats.started(settings.endpointIndex(session.userId()));
@@ -307,14 +305,14 @@ public class SqsSimulation extends Simulation {
 
     /**
      * The measured window starts (the first measured user, after the client warm-up if there was one): counts go to
-     * {@link #measuredStats}, FIFO groups are handed out afresh, and the window's deadlines count from now.
+     * {@link #measuredStats}, FIFO groups are handed out afresh, and the window's deadlines count from now. Switching
+     * {@link #stats} comes last: a user that sees it switched sees the deadlines too (volatile).
      */
     private void startMeasuring() {
         groupCounter.set(0);
         for (int i = 0; i < lastSeqByGroup.length(); i++) {
             lastSeqByGroup.set(i, 0);
         }
-        stats = measuredStats;
         // The closed-model users stop one second after the injection ends, so the injector never has to replace
         // users that leave at the very end (it would start and end thousands of them in that instant).
         long now = System.nanoTime();
@@ -323,6 +321,7 @@ public class SqsSimulation extends Simulation {
         productionEndNanos =
                 measureFromNanos + settings.duration().plusSeconds(e2e ? 0 : 1).toNanos();
         drainEndNanos = productionEndNanos + GRACE.toNanos() + DRAIN.toNanos();
+        stats = measuredStats;
     }
 
     /**
@@ -697,7 +696,7 @@ public class SqsSimulation extends Simulation {
         if (settings.workload() == BenchSettings.Workload.FILL && queueUrl != null) {
             extra.put("queueUrl", queueUrl);
         }
-        stats.report(settings, extra);
+        measuredStats.report(settings, extra);
         if (!settings.keepQueue()) {
             for (String url : new String[] {queueUrl, fifoQueueUrl, warmupQueueUrl, warmupFifoQueueUrl}) {
                 if (url != null) {
