@@ -17,6 +17,7 @@
 #   CLIENT_WARMUP  seconds every send, batch, recvdel and fifo run first warms up its own (cold) Gatling JVM on
 #               queues of its own, not measured (10; 0 = measure from the first request)
 #   DURATION    seconds per measured run (20);  WARMUP seconds of mixed warm-up load after each start (60)
+#   CLUSTER_WARMUP  the same for sluice3, whose three JVMs compile on the same cores (3 x WARMUP)
 #   USERS (32), PREFILL (300000), CONSUMERS (4), FIFO_GROUPS (10), MESSAGE_SIZE (100), HEAP (2g)
 #   IDLE_SECONDS  CPU of each idle target measured over this many seconds in round 1 (30; 0 = skip)
 #   MEMORY_TARGETS (sluice,sluice3), MEMORY_MESSAGES (1000000), MEMORY_MESSAGE_SIZE (256), MEMORY_HEAP (4g)
@@ -46,6 +47,7 @@ E2E_PROTOCOL=${E2E_PROTOCOL:-json}
 E2E_RATES=${E2E_RATES:-300,1000}
 DURATION=${DURATION:-20}
 WARMUP=${WARMUP:-60}
+CLUSTER_WARMUP=${CLUSTER_WARMUP:-$((3 * WARMUP))}
 USERS=${USERS:-32}
 PREFILL=${PREFILL:-300000}
 CONSUMERS=${CONSUMERS:-4}
@@ -76,14 +78,14 @@ GATLING_PLUGIN_VERSION=$(sed -n 's:.*<gatling-maven-plugin.version>\(.*\)</gatli
 GATLING_TEST="io.gatling:gatling-maven-plugin:$GATLING_PLUGIN_VERSION:test"
 
 die() { echo "run-benchmark: $*" >&2; exit 2; }
-for n in ROUNDS DURATION WARMUP E2E_WARMUP CLIENT_WARMUP USERS PREFILL CONSUMERS FIFO_GROUPS MESSAGE_SIZE IDLE_SECONDS MEMORY_MESSAGES \
+for n in ROUNDS DURATION WARMUP CLUSTER_WARMUP E2E_WARMUP CLIENT_WARMUP USERS PREFILL CONSUMERS FIFO_GROUPS MESSAGE_SIZE IDLE_SECONDS MEMORY_MESSAGES \
   MEMORY_MESSAGE_SIZE SLUICE_PORT ELASTICMQ_PORT; do
   [[ ${!n} =~ ^[0-9]+$ ]] || die "$n must be a number, got '${!n}'"
 done
 [[ -n "$GATLING_PLUGIN_VERSION" ]] || die "cannot read gatling-maven-plugin.version from $HERE/pom.xml"
 (( ROUNDS >= 1 && ROUNDS <= 20 )) || die "ROUNDS must be 1..20"
 (( DURATION >= 3 && DURATION <= 600 )) || die "DURATION must be 3..600"
-(( WARMUP <= 1800 )) || die "WARMUP must be at most 1800"
+(( WARMUP <= 1800 && CLUSTER_WARMUP <= 1800 )) || die "WARMUP and CLUSTER_WARMUP must be at most 1800"
 (( E2E_WARMUP <= 600 )) || die "E2E_WARMUP must be at most 600"
 (( CLIENT_WARMUP <= 600 )) || die "CLIENT_WARMUP must be at most 600"
 (( USERS >= 1 && USERS <= 256 )) || die "USERS must be 1..256"
@@ -306,8 +308,10 @@ run_sim() { # target name workload protocol duration [-Dkey=value ...]
 bench_round() { # target round
   local target=$1 round=$2 s proto rate
   start_target "$target" "$HEAP" "r$round-$target"
-  if (( WARMUP > 0 )); then
-    run_sim "$target" "$target-r$round-warmup" warmup json "$WARMUP"
+  local warmup=$WARMUP
+  [[ "$target" == sluice3 ]] && warmup=$CLUSTER_WARMUP
+  if (( warmup > 0 )); then
+    run_sim "$target" "$target-r$round-warmup" warmup json "$warmup"
   fi
   if (( round == 1 && IDLE_SECONDS > 0 )); then measure_idle "$target"; fi
   for s in "${SCENARIO_LIST[@]}"; do
@@ -430,7 +434,7 @@ END_UTC=$(date -u '+%H:%M')
   echo "started=$START_UTC"
   echo "ended=$END_UTC"
   echo "command=$(printf '%q ' "$0")"
-  echo "knobs=MODE=$MODE TARGETS=$TARGETS ROUNDS=$ROUNDS SCENARIOS=$SCENARIOS PROTOCOLS=$PROTOCOLS E2E_RATES=$E2E_RATES E2E_WARMUP=$E2E_WARMUP CLIENT_WARMUP=$CLIENT_WARMUP DURATION=$DURATION WARMUP=$WARMUP USERS=$USERS PREFILL=$PREFILL CONSUMERS=$CONSUMERS FIFO_GROUPS=$FIFO_GROUPS MESSAGE_SIZE=$MESSAGE_SIZE HEAP=$HEAP IDLE_SECONDS=$IDLE_SECONDS SLUICE3_LOAD=$SLUICE3_LOAD MEMORY_TARGETS=$MEMORY_TARGETS MEMORY_MESSAGES=$MEMORY_MESSAGES MEMORY_HEAP=$MEMORY_HEAP"
+  echo "knobs=MODE=$MODE TARGETS=$TARGETS ROUNDS=$ROUNDS SCENARIOS=$SCENARIOS PROTOCOLS=$PROTOCOLS E2E_RATES=$E2E_RATES E2E_WARMUP=$E2E_WARMUP CLIENT_WARMUP=$CLIENT_WARMUP DURATION=$DURATION WARMUP=$WARMUP CLUSTER_WARMUP=$CLUSTER_WARMUP USERS=$USERS PREFILL=$PREFILL CONSUMERS=$CONSUMERS FIFO_GROUPS=$FIFO_GROUPS MESSAGE_SIZE=$MESSAGE_SIZE HEAP=$HEAP IDLE_SECONDS=$IDLE_SECONDS SLUICE3_LOAD=$SLUICE3_LOAD MEMORY_TARGETS=$MEMORY_TARGETS MEMORY_MESSAGES=$MEMORY_MESSAGES MEMORY_HEAP=$MEMORY_HEAP"
   echo "machine=$(nproc) cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(java -version 2>&1 | head -1)"
   echo "jar=$JAR_INFO"
   echo "scenarios=$(IFS=,; echo "${SCENARIO_LIST[*]}")"
