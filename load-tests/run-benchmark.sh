@@ -17,7 +17,7 @@
 #   CLIENT_WARMUP  seconds every send, batch, recvdel and fifo run first warms up its own (cold) Gatling JVM on
 #               queues of its own, not measured (10; 0 = measure from the first request)
 #   DURATION    seconds per measured run (20);  WARMUP seconds of mixed warm-up load after each start (60)
-#   CLUSTER_WARMUP  the same for sluice3, whose three JVMs compile on the same cores (3 x WARMUP)
+#   CLUSTER_WARMUP  the same for sluice3, whose three JVMs compile on the same cores (WARMUP per node: 3 x WARMUP)
 #   USERS (32), PREFILL (300000), CONSUMERS (4), FIFO_GROUPS (10), MESSAGE_SIZE (100), HEAP (2g)
 #   IDLE_SECONDS  CPU of each idle target measured over this many seconds in round 1 (30; 0 = skip)
 #   MEMORY_TARGETS (sluice,sluice3), MEMORY_MESSAGES (1000000), MEMORY_MESSAGE_SIZE (256), MEMORY_HEAP (4g)
@@ -47,7 +47,6 @@ E2E_PROTOCOL=${E2E_PROTOCOL:-json}
 E2E_RATES=${E2E_RATES:-300,1000}
 DURATION=${DURATION:-20}
 WARMUP=${WARMUP:-60}
-CLUSTER_WARMUP=${CLUSTER_WARMUP:-$((3 * WARMUP))}
 USERS=${USERS:-32}
 PREFILL=${PREFILL:-300000}
 CONSUMERS=${CONSUMERS:-4}
@@ -68,6 +67,8 @@ ELASTICMQ_PORT=${ELASTICMQ_PORT:-9325}
 MVN_LOCK=${MVN_LOCK:-/tmp/sluice-mvn.lock}
 read -r -a MVN_EXTRA <<<"${MVN_ARGS:-}"
 CLUSTER_NODES=3
+# Each node's JVM compiles on the same cores as the others: WARMUP per node.
+CLUSTER_WARMUP=${CLUSTER_WARMUP:-$((CLUSTER_NODES * WARMUP))}
 CLUSTER_CONFIG="$ROOT/cluster-config/local.yaml"
 OUT="$HERE/target/benchmark/$(date -u +%Y%m%dT%H%M%SZ)"
 EMQ_LIB="$HERE/target/elasticmq/lib"

@@ -10,12 +10,14 @@ import java.util.List;
  * The CPU time (user + system) of some processes, read from {@code /proc/<pid>/stat} (fields 14 and 15, utime and
  * stime, in clock ticks of {@code 1/CLK_TCK} s): the brokers ({@link #servers()}: the script passes the PIDs of the
  * brokers it started, {@code -Dbench.serverPids=123,456}) or this load generator ({@link #client()}). The script
- * passes {@code getconf CLK_TCK} as {@code -Dbench.clkTck} (default 100). Without PIDs it measures nothing
- * ({@link #ticks()} is -1).
+ * passes {@code getconf CLK_TCK} as {@code -Dbench.clkTck} (default 100). It counts from {@link #start()} to
+ * {@link #secondsSinceStart()}; without PIDs it measures nothing.
  */
 final class ProcessCpu {
     private final List<Long> pids;
     private final long ticksPerSecond;
+    /** The reading at {@link #start()}; -1 before it, or when it failed. */
+    private volatile long startTicks = -1;
 
     private ProcessCpu(List<Long> pids, long ticksPerSecond) {
         this.pids = List.copyOf(pids);
@@ -51,16 +53,20 @@ final class ProcessCpu {
         return tck;
     }
 
-    boolean enabled() {
-        return !pids.isEmpty();
+    /** Takes the reading the CPU counts from. */
+    void start() {
+        startTicks = ticks();
     }
 
-    long ticksPerSecond() {
-        return ticksPerSecond;
+    /** CPU seconds since {@link #start()}; -1 when it measures nothing, was not started or a reading failed. */
+    double secondsSinceStart() {
+        long start = startTicks;
+        long end = ticks();
+        return start >= 0 && end >= 0 ? (end - start) / (double) ticksPerSecond : -1;
     }
 
     /** utime + stime of all the processes, in ticks; -1 without PIDs or when one cannot be read. */
-    long ticks() {
+    private long ticks() {
         if (pids.isEmpty()) {
             return -1;
         }

@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.LongAdder;
  * send-to-receive latency of every message (up to a bounded number of samples).
  */
 final class RunStats {
-    private final ProcessCpu cpu;
+    private final ProcessCpu serverCpu;
     private final ProcessCpu clientCpu;
     private final LongAdder messages = new LongAdder();
     private final LongAdder sent = new LongAdder();
@@ -33,13 +33,11 @@ final class RunStats {
     private final LongAdder[] usersByEndpoint;
     private final AtomicLong firstNanos = new AtomicLong();
     private final AtomicLong lastNanos = new AtomicLong();
-    private volatile long cpuStartTicks = -1;
-    private volatile long clientCpuStartTicks = -1;
     private final long[] latencies;
     private final AtomicInteger latencyCount = new AtomicInteger();
 
-    RunStats(int endpoints, ProcessCpu cpu, ProcessCpu clientCpu, int maxLatencySamples) {
-        this.cpu = cpu;
+    RunStats(int endpoints, ProcessCpu serverCpu, ProcessCpu clientCpu, int maxLatencySamples) {
+        this.serverCpu = serverCpu;
         this.clientCpu = clientCpu;
         messagesByEndpoint = new LongAdder[endpoints];
         usersByEndpoint = new LongAdder[endpoints];
@@ -53,8 +51,8 @@ final class RunStats {
     /** A virtual user pinned to endpoint {@code endpoint} starts; the first one starts the window and the CPU count. */
     void started(int endpoint) {
         if (firstNanos.get() == 0 && firstNanos.compareAndSet(0, System.nanoTime())) {
-            cpuStartTicks = cpu.ticks();
-            clientCpuStartTicks = clientCpu.ticks();
+            serverCpu.start();
+            clientCpu.start();
         }
         usersByEndpoint[endpoint].increment();
     }
@@ -128,8 +126,8 @@ final class RunStats {
      * the end of the run, before any clean-up that would add server CPU (deleting the queue).
      */
     void report(BenchSettings settings, Map<String, Object> extra) {
-        long cpuEnd = cpu.ticks();
-        long clientCpuEnd = clientCpu.ticks();
+        double serverSeconds = serverCpu.secondsSinceStart();
+        double clientSeconds = clientCpu.secondsSinceStart();
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("workload", settings.workload().shortName());
         p.put("protocol", settings.protocol().shortName());
@@ -160,13 +158,8 @@ final class RunStats {
             p.put("latencyP999Ms", ms(percentile(sorted, 0.999)));
             p.put("latencyMaxMs", ms(sorted[count - 1]));
         }
-        putCpu(p, "serverCpuSeconds", "cpuMicrosPerMessage", cpuSeconds(cpu, cpuStartTicks, cpuEnd), n);
-        putCpu(
-                p,
-                "clientCpuSeconds",
-                "clientCpuMicrosPerMessage",
-                cpuSeconds(clientCpu, clientCpuStartTicks, clientCpuEnd),
-                n);
+        putCpu(p, "serverCpuSeconds", "cpuMicrosPerMessage", serverSeconds, n);
+        putCpu(p, "clientCpuSeconds", "clientCpuMicrosPerMessage", clientSeconds, n);
         p.put("usersByEndpoint", joined(usersByEndpoint));
         p.put("messagesByEndpoint", joined(messagesByEndpoint));
         StringBuilder text = new StringBuilder();
@@ -184,13 +177,6 @@ final class RunStats {
                 throw new UncheckedIOException(e);
             }
         }
-    }
-
-    /** The CPU seconds of {@code cpu} between two readings, or -1 when it measures nothing or a reading failed. */
-    private static double cpuSeconds(ProcessCpu cpu, long startTicks, long endTicks) {
-        return cpu.enabled() && startTicks >= 0 && endTicks >= 0
-                ? (endTicks - startTicks) / (double) cpu.ticksPerSecond()
-                : -1;
     }
 
     /** The seconds and the µs per message under the given keys; nothing when {@code seconds} is -1. */
