@@ -22,9 +22,11 @@ import java.util.function.Supplier;
  * each backup. Hazelcast completes it only after the backups acknowledged (and with
  * fail-on-indeterminate-state, a write whose backups did not answer fails).
  *
- * <p>The stages this port returns complete on the Hazelcast thread that received the answer:
- * callers hop to their own thread themselves. No callback here runs on Hazelcast's default
- * executor, which on a 2-core machine starts a thread per callback.
+ * <p>A commit's stage completes on the Hazelcast thread that received the answer (the IO thread
+ * that read the backups' acknowledgement, as {@link HazelcastSetup} configures no response
+ * threads): callers hop to their own thread themselves. A load's completes where its caller
+ * says. No callback here runs on Hazelcast's default executor, which on a 2-core machine starts
+ * a thread per callback.
  */
 public final class HazelcastCommitPort implements CommitPort {
     private static final CompletionStage<Void> DONE = CompletableFuture.completedFuture(null);
@@ -71,12 +73,13 @@ public final class HazelcastCommitPort implements CommitPort {
     }
 
     @Override
-    public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
+    public CompletionStage<PartitionSnapshot> load(String queueName, int partition, Executor completeOn) {
         return store.read(
                         localMember.get(),
                         new PartitionKey(queueName, partition),
                         ownership.partitionId(queueName, partition),
-                        0)
+                        0,
+                        completeOn)
                 .thenCompose(snapshot -> snapshot != null
                         ? CompletableFuture.completedFuture(snapshot)
                         : CompletableFuture.failedFuture(new PartitionMoved(queueName, partition)));

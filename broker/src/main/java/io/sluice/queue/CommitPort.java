@@ -3,6 +3,7 @@ package io.sluice.queue;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /**
  * Where a partition's state is kept beyond its loop's memory. A partition commits all changes
@@ -12,8 +13,13 @@ import java.util.concurrent.CompletionStage;
 public interface CommitPort {
     CompletionStage<Void> commit(String queueName, int partition, List<PartitionChange> changes);
 
-    /** Everything stored for the partition, for its new owner to rebuild from. */
-    CompletionStage<PartitionSnapshot> load(String queueName, int partition);
+    /**
+     * Everything stored for the partition, for its new owner to rebuild from.
+     *
+     * @param completeOn where the answer is decoded and the returned stage completed: the
+     *     rebuilding partition's loop, so that no storage thread spends its time on a large answer
+     */
+    CompletionStage<PartitionSnapshot> load(String queueName, int partition, Executor completeOn);
 
     /** Whether commits go anywhere; when not, a partition answers as soon as a change is applied. */
     default boolean replicates() {
@@ -42,7 +48,7 @@ public interface CommitPort {
         }
 
         @Override
-        public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
+        public CompletionStage<PartitionSnapshot> load(String queueName, int partition, Executor completeOn) {
             return NOTHING;
         }
 

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.hazelcast.config.Config;
 import io.sluice.config.ClusterSettings;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -33,5 +35,26 @@ class HazelcastSetupTest {
         assertNull(c.getProperty(HEALTH));
         assertNull(c.getProperty(BACKUP_SYNC));
         assertEquals(1_000, c.getCRDTReplicationConfig().getReplicationPeriodMillis());
+    }
+
+    @Test
+    void answersAreCompletedOnTheIoThreadUnlessTheConfigurationSaysOtherwise() throws IOException {
+        Path shipped = IsolatedClusterConfig.write(IsolatedClusterConfig.newClusterName());
+        assertEquals(
+                "0",
+                HazelcastSetup.config(new ClusterSettings(shipped.toString(), "127.0.0.1", 0, 1))
+                        .getProperty(HazelcastSetup.RESPONSE_THREADS));
+
+        Path own = Files.createTempFile("sluice-cluster", ".yaml");
+        own.toFile().deleteOnExit();
+        Files.writeString(
+                own,
+                Files.readString(shipped)
+                        .replaceFirst(
+                                "  properties:\n", "  properties:\n    " + HazelcastSetup.RESPONSE_THREADS + ": 2\n"));
+        assertEquals(
+                "2",
+                HazelcastSetup.config(new ClusterSettings(own.toString(), "127.0.0.1", 0, 1))
+                        .getProperty(HazelcastSetup.RESPONSE_THREADS));
     }
 }

@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -65,7 +66,7 @@ class ReconcilerTest {
         }
 
         @Override
-        public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
+        public CompletionStage<PartitionSnapshot> load(String queueName, int partition, Executor completeOn) {
             CompletableFuture<PartitionSnapshot> f = new CompletableFuture<>();
             if (holdLoads) {
                 heldLoads.add(f);

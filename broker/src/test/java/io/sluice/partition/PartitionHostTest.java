@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
@@ -53,7 +54,7 @@ class PartitionHostTest {
         }
 
         @Override
-        public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
+        public CompletionStage<PartitionSnapshot> load(String queueName, int partition, Executor completeOn) {
             return CompletableFuture.completedFuture(PartitionSnapshot.EMPTY);
         }
     };

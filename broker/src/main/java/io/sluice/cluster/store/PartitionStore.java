@@ -22,6 +22,7 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /**
  * A Hazelcast service that keeps the replicated records of every queue partition, the way
@@ -77,11 +78,12 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
     /**
      * What one replica of a queue partition holds, read on that replica's partition thread (0 is
      * the primary, 1 its first backup) for {@code requester}; completes with null when that
-     * replica is not on the requesting member (the partition moved on). The stage completes on
-     * the Hazelcast thread that received the answer.
+     * replica is not on the requesting member (the partition moved on). The answer is decoded,
+     * and the stage completed, on {@code completeOn}: not on the Hazelcast thread that received
+     * it, which serves every other answer from that member too.
      */
     public CompletionStage<PartitionSnapshot> read(
-            UUID requester, PartitionKey key, int partitionId, int replicaIndex) {
+            UUID requester, PartitionKey key, int partitionId, int replicaIndex, Executor completeOn) {
         CompletableFuture<PartitionSnapshot> read = new CompletableFuture<>();
         nodeEngine
                 .getOperationService()
@@ -96,17 +98,18 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
                                 read.complete(state == null ? null : state.toSnapshot());
                             }
                         },
-                        Runnable::run);
+                        completeOn);
         return read;
     }
 
-    /** {@link #read} of a replica this member holds, for tests and diagnostics. */
+    /** {@link #read} of a replica this member holds, for tests and diagnostics; completes on the thread that received it. */
     public CompletionStage<PartitionSnapshot> readReplica(PartitionKey key, int replicaIndex) {
         return read(
                         nodeEngine.getLocalMember().getUuid(),
                         key,
                         nodeEngine.getPartitionService().getPartitionId(key.toString()),
-                        replicaIndex)
+                        replicaIndex,
+                        Runnable::run)
                 .thenApply(snapshot -> snapshot == null ? PartitionSnapshot.EMPTY : snapshot);
     }
 
