@@ -89,14 +89,24 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
                 .getOperationService()
                 .createInvocationBuilder(SERVICE_NAME, new LoadOperation(requester, key.toString()), partitionId)
                 .setReplicaIndex(replicaIndex)
-                .<StoredPartition>invoke()
+                // Left serialized by the thread that receives it: Hazelcast would otherwise
+                // deserialize it there, before handing the callback to completeOn.
+                .setResultDeserialized(false)
+                .invoke()
                 .whenCompleteAsync(
-                        (state, err) -> {
+                        (answer, err) -> {
                             if (err != null) {
                                 read.completeExceptionally(err);
-                            } else {
-                                read.complete(state == null ? null : state.toSnapshot());
+                                return;
                             }
+                            StoredPartition state;
+                            try {
+                                state = nodeEngine.toObject(answer);
+                            } catch (RuntimeException e) {
+                                read.completeExceptionally(e);
+                                return;
+                            }
+                            read.complete(state == null ? null : state.toSnapshot());
                         },
                         completeOn);
         return read;
