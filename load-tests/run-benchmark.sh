@@ -195,8 +195,8 @@ start_target() { # target heap logname
   local target=$1 heap=$2 logname=$3 port pid logf i
   # Every broker JVM, Sluice's and ElasticMQ's alike, as k8s/ runs Sluice: without the JVM's
   # statistics sampling (20 wakes a second, a sixth of an idle node's CPU on this VM).
-  local jvm=(-XX:-UsePerfData -Xms"$heap" -Xmx"$heap")
-  [[ "$logname" == memory-* ]] && jvm=(-XX:-UsePerfData -Xmx"$heap")
+  local jvm=(-XX:-UsePerfData -Xmx"$heap")
+  [[ "$logname" == memory-* ]] || jvm+=(-Xms"$heap")
   NODE_PORTS=()
   case "$target" in
     sluice) NODE_PORTS=("$SLUICE_PORT") ;;

@@ -22,11 +22,11 @@ import java.util.function.Supplier;
  * each backup. Hazelcast completes it only after the backups acknowledged (and with
  * fail-on-indeterminate-state, a write whose backups did not answer fails).
  *
- * <p>A commit's stage completes on the Hazelcast thread that received the answer (the IO thread
- * that read the backups' acknowledgement, as {@link HazelcastSetup} configures no response
- * threads): callers hop to their own thread themselves. A load's completes where its caller
- * says. No callback here runs on Hazelcast's default executor, which on a 2-core machine starts
- * a thread per callback.
+ * <p>The stages this port returns complete on the Hazelcast thread that received the answer (for
+ * a commit, the IO thread that read the backups' acknowledgement, as {@link HazelcastSetup}
+ * configures no response threads; a load's records are only ever answered to the local member, by
+ * its partition thread): callers hop to their own thread themselves. No callback here runs on
+ * Hazelcast's default executor, which on a 2-core machine starts a thread per callback.
  */
 public final class HazelcastCommitPort implements CommitPort {
     private static final CompletionStage<Void> DONE = CompletableFuture.completedFuture(null);
@@ -73,13 +73,12 @@ public final class HazelcastCommitPort implements CommitPort {
     }
 
     @Override
-    public CompletionStage<PartitionSnapshot> load(String queueName, int partition, Executor completeOn) {
+    public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
         return store.read(
                         localMember.get(),
                         new PartitionKey(queueName, partition),
                         ownership.partitionId(queueName, partition),
-                        0,
-                        completeOn)
+                        0)
                 .thenCompose(snapshot -> snapshot != null
                         ? CompletableFuture.completedFuture(snapshot)
                         : CompletableFuture.failedFuture(new PartitionMoved(queueName, partition)));

@@ -128,8 +128,7 @@ public final class PartitionDirectory implements PartitionRouter {
                     ? 0
                     : HANDOVER_GRACE_MILLIS;
             loop.runOnContext(v -> delay(loop, grace)
-                    .compose(x -> Future.fromCompletionStage(
-                            port.load(meta.name(), partition, task -> loop.runOnContext(t -> task.run())), loop))
+                    .compose(x -> Future.fromCompletionStage(port.load(meta.name(), partition), loop))
                     .onFailure(err -> {
                         hosts.remove(key);
                         started.fail(err);

@@ -3,7 +3,6 @@ package io.sluice.queue;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 
 /**
  * Where a partition's state is kept beyond its loop's memory. A partition commits all changes
@@ -13,13 +12,8 @@ import java.util.concurrent.Executor;
 public interface CommitPort {
     CompletionStage<Void> commit(String queueName, int partition, List<PartitionChange> changes);
 
-    /**
-     * Everything stored for the partition, for its new owner to rebuild from.
-     *
-     * @param completeOn where the answer is decoded and the returned stage completed: the
-     *     rebuilding partition's loop, so that no storage thread spends its time on a large answer
-     */
-    CompletionStage<PartitionSnapshot> load(String queueName, int partition, Executor completeOn);
+    /** Everything stored for the partition, for its new owner to rebuild from. */
+    CompletionStage<PartitionSnapshot> load(String queueName, int partition);
 
     /** Whether commits go anywhere; when not, a partition answers as soon as a change is applied. */
     default boolean replicates() {
@@ -48,7 +42,7 @@ public interface CommitPort {
         }
 
         @Override
-        public CompletionStage<PartitionSnapshot> load(String queueName, int partition, Executor completeOn) {
+        public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
             return NOTHING;
         }
 

@@ -127,7 +127,7 @@ class CommitFenceTest {
 
         assertTrue(replica(mine, 0).contains("owned-1"), "stored on the primary");
         assertTrue(replica(mine, 1).contains("owned-1"), "and on the backup before the commit completed");
-        PartitionSnapshot loaded = join(portOf(a).load(QUEUE, mine, Runnable::run));
+        PartitionSnapshot loaded = join(portOf(a).load(QUEUE, mine));
         assertTrue(
                 loaded.messages().stream().anyMatch(m -> m.messageId().equals("owned-1")),
                 "a new owner would rebuild it");
@@ -137,7 +137,7 @@ class CommitFenceTest {
     void onlyTheOwnerLoadsAPartition() throws Exception {
         int theirs = InProcessCluster.partitionOwnedBy(b, QUEUE, PARTITIONS);
         ExecutionException moved =
-                assertThrows(ExecutionException.class, () -> join(portOf(a).load(QUEUE, theirs, Runnable::run)));
+                assertThrows(ExecutionException.class, () -> join(portOf(a).load(QUEUE, theirs)));
         assertInstanceOf(PartitionMoved.class, moved.getCause());
     }
 

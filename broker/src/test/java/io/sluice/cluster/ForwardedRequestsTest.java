@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
@@ -63,7 +62,7 @@ class ForwardedRequestsTest {
         }
 
         @Override
-        public CompletionStage<PartitionSnapshot> load(String queueName, int partition, Executor completeOn) {
+        public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
             return storageFails.get()
                     ? CompletableFuture.failedFuture(new IllegalStateException("partition lost"))
                     : CompletableFuture.completedFuture(PartitionSnapshot.EMPTY);

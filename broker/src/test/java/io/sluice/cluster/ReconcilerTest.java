@@ -26,7 +26,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -66,7 +65,7 @@ class ReconcilerTest {
         }
 
         @Override
-        public CompletionStage<PartitionSnapshot> load(String queueName, int partition, Executor completeOn) {
+        public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
             CompletableFuture<PartitionSnapshot> f = new CompletableFuture<>();
             if (holdLoads) {
                 heldLoads.add(f);

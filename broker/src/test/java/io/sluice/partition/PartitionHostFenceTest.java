@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,7 +58,7 @@ class PartitionHostFenceTest {
         }
 
         @Override
-        public CompletionStage<PartitionSnapshot> load(String queueName, int partition, Executor completeOn) {
+        public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
             loads.incrementAndGet();
             return CompletableFuture.completedFuture(PartitionSnapshot.EMPTY);
         }

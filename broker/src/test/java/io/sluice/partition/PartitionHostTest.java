@@ -24,7 +24,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
@@ -54,7 +53,7 @@ class PartitionHostTest {
         }
 
         @Override
-        public CompletionStage<PartitionSnapshot> load(String queueName, int partition, Executor completeOn) {
+        public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
             return CompletableFuture.completedFuture(PartitionSnapshot.EMPTY);
         }
     };

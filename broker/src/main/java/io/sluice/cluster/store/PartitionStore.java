@@ -22,7 +22,6 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 
 /**
  * A Hazelcast service that keeps the replicated records of every queue partition, the way
@@ -78,48 +77,36 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
     /**
      * What one replica of a queue partition holds, read on that replica's partition thread (0 is
      * the primary, 1 its first backup) for {@code requester}; completes with null when that
-     * replica is not on the requesting member (the partition moved on). The answer is decoded,
-     * and the stage completed, on {@code completeOn}: not on the Hazelcast thread that received
-     * it, which serves every other answer from that member too.
+     * replica is not on the requesting member (the partition moved on). The stage completes on
+     * the Hazelcast thread that received the answer.
      */
     public CompletionStage<PartitionSnapshot> read(
-            UUID requester, PartitionKey key, int partitionId, int replicaIndex, Executor completeOn) {
+            UUID requester, PartitionKey key, int partitionId, int replicaIndex) {
         CompletableFuture<PartitionSnapshot> read = new CompletableFuture<>();
         nodeEngine
                 .getOperationService()
                 .createInvocationBuilder(SERVICE_NAME, new LoadOperation(requester, key.toString()), partitionId)
                 .setReplicaIndex(replicaIndex)
-                // Left serialized by the thread that receives it: Hazelcast would otherwise
-                // deserialize it there, before handing the callback to completeOn.
-                .setResultDeserialized(false)
-                .invoke()
+                .<StoredPartition>invoke()
                 .whenCompleteAsync(
-                        (answer, err) -> {
+                        (state, err) -> {
                             if (err != null) {
                                 read.completeExceptionally(err);
-                                return;
+                            } else {
+                                read.complete(state == null ? null : state.toSnapshot());
                             }
-                            StoredPartition state;
-                            try {
-                                state = nodeEngine.toObject(answer);
-                            } catch (RuntimeException e) {
-                                read.completeExceptionally(e);
-                                return;
-                            }
-                            read.complete(state == null ? null : state.toSnapshot());
                         },
-                        completeOn);
+                        Runnable::run);
         return read;
     }
 
-    /** {@link #read} of a replica this member holds, for tests and diagnostics; completes on the thread that received it. */
+    /** {@link #read} of a replica this member holds, for tests and diagnostics. */
     public CompletionStage<PartitionSnapshot> readReplica(PartitionKey key, int replicaIndex) {
         return read(
                         nodeEngine.getLocalMember().getUuid(),
                         key,
                         nodeEngine.getPartitionService().getPartitionId(key.toString()),
-                        replicaIndex,
-                        Runnable::run)
+                        replicaIndex)
                 .thenApply(snapshot -> snapshot == null ? PartitionSnapshot.EMPTY : snapshot);
     }
 
