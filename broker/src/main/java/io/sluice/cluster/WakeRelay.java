@@ -1,10 +1,16 @@
 package io.sluice.cluster;
 
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.HazelcastInstance;
 import io.sluice.partition.VisibilityListener;
 import io.sluice.queue.PartitionKey;
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -16,36 +22,76 @@ import java.util.concurrent.ConcurrentHashMap;
  * not one per partition). A wake without the header (from a node that does not send it) makes
  * them look at every partition. Waiters also re-poll slowly, so a wake lost while ownership
  * moves only delays a receive.
+ *
+ * <p>An owner publishes only for queues that another node watches. The Vert.x event bus caches
+ * where an address's consumers are, but not that an address has none: each publish to a queue
+ * nobody watches would ask the cluster's subscription map again, a blocking Hazelcast call on a
+ * worker thread. So a node that starts watching a queue says so on {@link #WATCHERS_ADDRESS},
+ * every node keeps the set of watchers per queue, a node that joins asks the others to say it
+ * again, and a member that leaves is forgotten. A node that hears of a new watcher publishes one
+ * wake for the whole queue, which covers what became visible before it knew.
  */
-public final class WakeRelay implements VisibilityListener {
+public final class WakeRelay implements VisibilityListener, MembershipListener {
     static final String ADDRESS_PREFIX = "sluice.wake.";
+    /** Where nodes say which queues they watch ({@link #WATCHING}) and ask to hear it again ({@link #HELLO}). */
+    static final String WATCHERS_ADDRESS = "sluice.wake-watchers";
+
     private static final String ORIGIN = "origin";
     private static final String PARTITION = "partition";
+    private static final String KIND = "kind";
+    private static final String WATCHING = "watching";
+    private static final String HELLO = "hello";
 
     private final Vertx vertx;
     private final VisibilityListener local;
-    private final String nodeId;
+    private final String memberId;
     private final Set<PartitionKey> pending = ConcurrentHashMap.newKeySet();
+    /** Queues whose wakes this node listens for, from the first parked poll on. */
     private final Set<String> watching = ConcurrentHashMap.newKeySet();
+    /** The subset of {@link #watching} whose consumer the cluster knows: what this node announces. */
+    private final Set<String> announced = ConcurrentHashMap.newKeySet();
+    /** Queue name to the other members (Hazelcast member ids) that watch it. */
+    private final Map<String, Set<String>> watchers = new ConcurrentHashMap<>();
 
-    public WakeRelay(Vertx vertx, VisibilityListener local, String nodeId) {
+    WakeRelay(Vertx vertx, VisibilityListener local, String memberId) {
         this.vertx = vertx;
         this.local = local;
-        this.nodeId = nodeId;
+        this.memberId = memberId;
+    }
+
+    /**
+     * A relay for the member under {@code vertx}'s cluster manager: it follows the membership and
+     * listens for announcements before the returned future completes, and then asks the other
+     * nodes which queues they watch.
+     */
+    public static Future<WakeRelay> start(Vertx vertx, HazelcastInstance hz, VisibilityListener local) {
+        WakeRelay relay = new WakeRelay(
+                vertx, local, hz.getCluster().getLocalMember().getUuid().toString());
+        hz.getCluster().addMembershipListener(relay);
+        return vertx.eventBus()
+                .<String>consumer(WATCHERS_ADDRESS, relay::onAnnouncement)
+                .completion()
+                .map(v -> {
+                    relay.publish(WATCHERS_ADDRESS, "", relay.headers(HELLO));
+                    return relay;
+                });
     }
 
     @Override
     public void onVisible(String queueName, int partition) {
         local.onVisible(queueName, partition);
+        if (!watchedElsewhere(queueName)) {
+            return;
+        }
         PartitionKey key = new PartitionKey(queueName, partition);
         if (pending.add(key)) {
             // Runs after the work already queued on this loop: one publish covers that whole turn.
             vertx.runOnContext(v -> {
                 pending.remove(key);
-                DeliveryOptions options = new DeliveryOptions()
-                        .addHeader(ORIGIN, nodeId)
-                        .addHeader(PARTITION, Integer.toString(partition));
-                vertx.eventBus().publish(ADDRESS_PREFIX + queueName, queueName, options);
+                publish(
+                        ADDRESS_PREFIX + queueName,
+                        queueName,
+                        headers(null).add(PARTITION, Integer.toString(partition)));
             });
         }
     }
@@ -57,12 +103,65 @@ public final class WakeRelay implements VisibilityListener {
         }
         vertx.eventBus()
                 .<String>consumer(ADDRESS_PREFIX + queueName, msg -> {
-                    if (!nodeId.equals(msg.headers().get(ORIGIN))) {
+                    if (!memberId.equals(msg.headers().get(ORIGIN))) {
                         local.onVisible(queueName, partitionOf(msg.headers()));
                     }
                 })
                 .completion()
-                .onSuccess(v -> local.onVisible(queueName, ANY_PARTITION));
+                .onSuccess(v -> {
+                    local.onVisible(queueName, ANY_PARTITION);
+                    announced.add(queueName);
+                    publish(WATCHERS_ADDRESS, queueName, headers(WATCHING));
+                });
+    }
+
+    /** Whether another node has said it watches the queue (and has not left since). */
+    boolean watchedElsewhere(String queueName) {
+        Set<String> members = watchers.get(queueName);
+        return members != null && !members.isEmpty();
+    }
+
+    private void onAnnouncement(Message<String> msg) {
+        String origin = msg.headers().get(ORIGIN);
+        if (origin == null || origin.equals(memberId)) {
+            return;
+        }
+        String kind = msg.headers().get(KIND);
+        if (HELLO.equals(kind)) {
+            for (String queueName : announced) {
+                publish(WATCHERS_ADDRESS, queueName, headers(WATCHING));
+            }
+        } else if (WATCHING.equals(kind) && msg.body() != null) {
+            String queueName = msg.body();
+            if (watchers.computeIfAbsent(queueName, q -> ConcurrentHashMap.newKeySet())
+                    .add(origin)) {
+                // Whatever became visible here before this node knew went unannounced: one wake for all of it.
+                publish(ADDRESS_PREFIX + queueName, queueName, headers(null));
+            }
+        }
+    }
+
+    @Override
+    public void memberAdded(MembershipEvent event) {
+        // The new node asks (HELLO) once it listens; it cannot hear an answer before that.
+    }
+
+    @Override
+    public void memberRemoved(MembershipEvent event) {
+        String gone = event.getMember().getUuid().toString();
+        // Sets stay when empty (one per queue ever watched): an announcement never adds to a dropped set.
+        for (Set<String> members : watchers.values()) {
+            members.remove(gone);
+        }
+    }
+
+    private MultiMap headers(String kind) {
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap().add(ORIGIN, memberId);
+        return kind == null ? headers : headers.add(KIND, kind);
+    }
+
+    private void publish(String address, String body, MultiMap headers) {
+        vertx.eventBus().publish(address, body, new DeliveryOptions().setHeaders(headers));
     }
 
     /** The header's partition; {@link #ANY_PARTITION} when it is missing or not an index. */

@@ -127,7 +127,7 @@ public final class SluiceNode implements AutoCloseable {
         // the relay also tells the nodes where polls on the queue are parked.
         VisibilityListener wakes = longPolls;
         if (!standalone) {
-            WakeRelay relay = new WakeRelay(vertx, longPolls, nodeId);
+            WakeRelay relay = await(WakeRelay.start(vertx, hz, longPolls), "start the wake relay");
             longPolls.onFirstWait(relay::watch);
             wakes = relay;
         }
