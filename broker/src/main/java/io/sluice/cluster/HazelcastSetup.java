@@ -22,6 +22,11 @@ public final class HazelcastSetup {
     public static final String SPLIT_BRAIN_PROTECTION = "sluice-majority";
 
     public static final String QUEUES_MAP = "sluice.queues";
+    /** The Vert.x cluster manager's event-bus consumers: address to the nodes that consume it. */
+    static final String VERTX_SUBSCRIPTIONS_MAP = "__vertx.subs";
+    /** The Vert.x cluster manager's node records (event-bus host and port of each node). */
+    static final String VERTX_NODES_MAP = "__vertx.nodeInfo";
+
     public static final String DELETED_QUEUES_MAP = "sluice.deleted-queues";
     /** Message move tasks, keyed by source queue ARN ({@link MoveTaskStore}). */
     public static final String MOVE_TASKS_MAP = "sluice.move-tasks";
@@ -78,14 +83,21 @@ public final class HazelcastSetup {
         MoveTaskStore.register(c.getSerializationConfig().getCompactSerializationConfig());
         // Forwarded requests and replies, and queue metadata in the registry's map.
         WireSerialization.register(c.getSerializationConfig());
-        // What the Vert.x cluster manager's own structures need (its default-cluster.xml).
-        if (c.getMultiMapConfigs().get("__vertx.subs") == null) {
-            c.addMultiMapConfig(new MultiMapConfig("__vertx.subs")
-                    .setBackupCount(1)
+        // What the Vert.x cluster manager's own structures need (its default-cluster.xml), with one
+        // difference: its consumers and node records are backed up asynchronously. Every node puts
+        // its own entries again when a member leaves, so a backup that never arrived costs nothing;
+        // a synchronous one could fail a consumer's registration (and a node's start) when its
+        // acknowledgement is late, as fail.on.indeterminate.state makes every sync backup do.
+        if (c.getMultiMapConfigs().get(VERTX_SUBSCRIPTIONS_MAP) == null) {
+            c.addMultiMapConfig(new MultiMapConfig(VERTX_SUBSCRIPTIONS_MAP)
+                    .setBackupCount(0)
+                    .setAsyncBackupCount(1)
                     .setValueCollectionType(MultiMapConfig.ValueCollectionType.SET));
         }
         c.addMapConfig(new MapConfig("__vertx.haInfo").setBackupCount(1));
-        c.addMapConfig(new MapConfig("__vertx.nodeInfo").setBackupCount(1));
+        if (c.getMapConfigOrNull(VERTX_NODES_MAP) == null) {
+            c.addMapConfig(new MapConfig(VERTX_NODES_MAP).setBackupCount(0).setAsyncBackupCount(1));
+        }
         return c;
     }
 

@@ -57,4 +57,18 @@ class HazelcastSetupTest {
                 HazelcastSetup.config(new ClusterSettings(own.toString(), "127.0.0.1", 0, 1))
                         .getProperty(HazelcastSetup.RESPONSE_THREADS));
     }
+
+    @Test
+    void theVertxRecordsAreBackedUpWithoutWaitingForTheBackup() {
+        Path file = IsolatedClusterConfig.write(IsolatedClusterConfig.newClusterName());
+        Config c = HazelcastSetup.config(new ClusterSettings(file.toString(), "127.0.0.1", 0, 1));
+
+        // Each node puts its own entries again when a member leaves (vertx-hazelcast's membersRemoved).
+        assertEquals(
+                0, c.getMultiMapConfig(HazelcastSetup.VERTX_SUBSCRIPTIONS_MAP).getBackupCount());
+        assertEquals(
+                1, c.getMultiMapConfig(HazelcastSetup.VERTX_SUBSCRIPTIONS_MAP).getAsyncBackupCount());
+        assertEquals(0, c.getMapConfig(HazelcastSetup.VERTX_NODES_MAP).getBackupCount());
+        assertEquals(1, c.getMapConfig(HazelcastSetup.VERTX_NODES_MAP).getAsyncBackupCount());
+    }
 }
