@@ -33,23 +33,24 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class WakeRelay implements VisibilityListener, MembershipListener {
     static final String ADDRESS_PREFIX = "sluice.wake.";
-    /** Where nodes say which queues they watch ({@link #WATCHING}) and ask to hear it again ({@link #HELLO}). */
+    /** Where a node says that it watches a queue (the body: the queue's name). */
     static final String WATCHERS_ADDRESS = "sluice.wake-watchers";
+    /** Where a node that has just joined asks the others to say again which queues they watch. */
+    static final String ASK_ADDRESS = "sluice.wake-watchers.ask";
 
     private static final String ORIGIN = "origin";
     private static final String PARTITION = "partition";
-    private static final String KIND = "kind";
-    private static final String WATCHING = "watching";
-    private static final String HELLO = "hello";
 
     private final Vertx vertx;
     private final VisibilityListener local;
     private final String memberId;
     private final Set<PartitionKey> pending = ConcurrentHashMap.newKeySet();
-    /** Queues whose wakes this node listens for, from the first parked poll on. */
+    /**
+     * Queues whose wakes this node listens for, from the first parked poll on. Announcing one whose
+     * consumer is still being registered is harmless: the catch-up wake it draws is lost, but the
+     * registration's completion looks at every partition anyway.
+     */
     private final Set<String> watching = ConcurrentHashMap.newKeySet();
-    /** The subset of {@link #watching} whose consumer the cluster knows: what this node announces. */
-    private final Set<String> announced = ConcurrentHashMap.newKeySet();
     /** Queue name to the other members (Hazelcast member ids) that watch it. */
     private final Map<String, Set<String>> watchers = new ConcurrentHashMap<>();
 
@@ -68,13 +69,15 @@ public final class WakeRelay implements VisibilityListener, MembershipListener {
         WakeRelay relay = new WakeRelay(
                 vertx, local, hz.getCluster().getLocalMember().getUuid().toString());
         hz.getCluster().addMembershipListener(relay);
-        return vertx.eventBus()
-                .<String>consumer(WATCHERS_ADDRESS, relay::onAnnouncement)
-                .completion()
-                .map(v -> {
-                    relay.publish(WATCHERS_ADDRESS, "", relay.headers(HELLO));
-                    return relay;
-                });
+        Future<Void> watchers = vertx.eventBus()
+                .<String>consumer(WATCHERS_ADDRESS, relay::onWatching)
+                .completion();
+        Future<Void> asks =
+                vertx.eventBus().<String>consumer(ASK_ADDRESS, relay::onAsk).completion();
+        return Future.all(watchers, asks).map(v -> {
+            relay.publish(ASK_ADDRESS, "");
+            return relay;
+        });
     }
 
     @Override
@@ -88,10 +91,13 @@ public final class WakeRelay implements VisibilityListener, MembershipListener {
             // Runs after the work already queued on this loop: one publish covers that whole turn.
             vertx.runOnContext(v -> {
                 pending.remove(key);
-                publish(
-                        ADDRESS_PREFIX + queueName,
-                        queueName,
-                        headers(null).add(PARTITION, Integer.toString(partition)));
+                vertx.eventBus()
+                        .publish(
+                                ADDRESS_PREFIX + queueName,
+                                queueName,
+                                new DeliveryOptions()
+                                        .addHeader(ORIGIN, memberId)
+                                        .addHeader(PARTITION, Integer.toString(partition)));
             });
         }
     }
@@ -110,8 +116,7 @@ public final class WakeRelay implements VisibilityListener, MembershipListener {
                 .completion()
                 .onSuccess(v -> {
                     local.onVisible(queueName, ANY_PARTITION);
-                    announced.add(queueName);
-                    publish(WATCHERS_ADDRESS, queueName, headers(WATCHING));
+                    publish(WATCHERS_ADDRESS, queueName);
                 });
     }
 
@@ -121,29 +126,35 @@ public final class WakeRelay implements VisibilityListener, MembershipListener {
         return members != null && !members.isEmpty();
     }
 
-    private void onAnnouncement(Message<String> msg) {
-        String origin = msg.headers().get(ORIGIN);
-        if (origin == null || origin.equals(memberId)) {
-            return;
+    private void onWatching(Message<String> msg) {
+        String origin = fromElsewhere(msg);
+        String queueName = msg.body();
+        if (origin != null
+                && queueName != null
+                && watchers.computeIfAbsent(queueName, q -> ConcurrentHashMap.newKeySet())
+                        .add(origin)) {
+            // Whatever became visible here before this node knew went unannounced: one wake for all of it.
+            publish(ADDRESS_PREFIX + queueName, queueName);
         }
-        String kind = msg.headers().get(KIND);
-        if (HELLO.equals(kind)) {
-            for (String queueName : announced) {
-                publish(WATCHERS_ADDRESS, queueName, headers(WATCHING));
-            }
-        } else if (WATCHING.equals(kind) && msg.body() != null) {
-            String queueName = msg.body();
-            if (watchers.computeIfAbsent(queueName, q -> ConcurrentHashMap.newKeySet())
-                    .add(origin)) {
-                // Whatever became visible here before this node knew went unannounced: one wake for all of it.
-                publish(ADDRESS_PREFIX + queueName, queueName, headers(null));
+    }
+
+    private void onAsk(Message<String> msg) {
+        if (fromElsewhere(msg) != null) {
+            for (String queueName : watching) {
+                publish(WATCHERS_ADDRESS, queueName);
             }
         }
     }
 
+    /** The sending member's id, or null for this member's own messages (and a sender without one). */
+    private String fromElsewhere(Message<String> msg) {
+        String origin = msg.headers().get(ORIGIN);
+        return origin == null || origin.equals(memberId) ? null : origin;
+    }
+
     @Override
     public void memberAdded(MembershipEvent event) {
-        // The new node asks (HELLO) once it listens; it cannot hear an answer before that.
+        // The new node asks (ASK_ADDRESS) once it listens; it cannot hear an answer before that.
     }
 
     @Override
@@ -155,13 +166,8 @@ public final class WakeRelay implements VisibilityListener, MembershipListener {
         }
     }
 
-    private MultiMap headers(String kind) {
-        MultiMap headers = MultiMap.caseInsensitiveMultiMap().add(ORIGIN, memberId);
-        return kind == null ? headers : headers.add(KIND, kind);
-    }
-
-    private void publish(String address, String body, MultiMap headers) {
-        vertx.eventBus().publish(address, body, new DeliveryOptions().setHeaders(headers));
+    private void publish(String address, String body) {
+        vertx.eventBus().publish(address, body, new DeliveryOptions().addHeader(ORIGIN, memberId));
     }
 
     /** The header's partition; {@link #ANY_PARTITION} when it is missing or not an index. */

@@ -37,9 +37,6 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * parked on one node wakes for a send through the other.
  */
 class TwoNodeClusterTest {
-    /** Where the Vert.x cluster manager keeps the cluster's event-bus consumers (see {@link HazelcastSetup}). */
-    private static final String VERTX_SUBSCRIPTIONS = "__vertx.subs";
-
     private static String clusterName;
     private static SluiceNode a;
     private static SluiceNode b;
@@ -77,7 +74,7 @@ class TwoNodeClusterTest {
                 .filter(hz -> hz.getConfig().getClusterName().equals(clusterName))
                 .findFirst()
                 .orElseThrow();
-        return member.getMultiMap(VERTX_SUBSCRIPTIONS).containsKey(WakeRelay.ADDRESS_PREFIX + queue);
+        return member.getMultiMap(HazelcastSetup.VERTX_SUBSCRIPTIONS_MAP).containsKey(WakeRelay.ADDRESS_PREFIX + queue);
     }
 
     private static SqsClient client(SluiceNode node) {
