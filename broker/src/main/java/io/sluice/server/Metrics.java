@@ -60,6 +60,7 @@ final class Metrics implements PartitionEvents {
 
     private final DistributionSummary commitSize;
     private final Timer commitTime;
+    private final Timer firstReceiveWait;
     private final LongAdder rebuilds = new LongAdder();
     private final LongAdder handOvers = new LongAdder();
     private final MultiGauge visible;
@@ -85,6 +86,11 @@ final class Metrics implements PartitionEvents {
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofNanos(10_000))
                 .maximumExpectedValue(Duration.ofSeconds(10))
+                .register(registry);
+        firstReceiveWait = Timer.builder("sluice.messages.first.receive.wait")
+                .description("Time from a message's SendMessage to its first delivery (delay included): "
+                        + "how long messages wait in the broker for a consumer")
+                .serviceLevelObjectives(REQUEST_BUCKETS)
                 .register(registry);
         FunctionCounter.builder("sluice.partitions.rebuilt", rebuilds, LongAdder::sum)
                 .description("Partitions rebuilt from storage on this node")
@@ -146,6 +152,11 @@ final class Metrics implements PartitionEvents {
         } else {
             m.received.increment(messages);
         }
+    }
+
+    /** A message delivered for the first time, {@code millis} after it was sent (server clock, ms resolution). */
+    void firstReceive(long millis) {
+        firstReceiveWait.record(Math.max(0, millis), TimeUnit.MILLISECONDS);
     }
 
     void deleted(String queue) {

@@ -117,6 +117,9 @@ final class ReceiveAction {
         JsonArray messages = new JsonArray();
         for (Claimed c : claimed) {
             Delivery d = c.delivery();
+            if (d.receiveCount() == 1) {
+                broker.metrics.firstReceive(d.firstReceiveTimestamp() - d.sentTimestamp());
+            }
             JsonObject m = new JsonObject()
                     .put("MessageId", d.messageId())
                     .put(

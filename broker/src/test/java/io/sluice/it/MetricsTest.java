@@ -66,6 +66,10 @@ class MetricsTest {
 
         assertEquals(5.0, s.get("sluice_http_requests_seconds_count{action=\"SendMessage\",status=\"200\"}"));
         assertEquals(3.0, s.get("sluice_http_requests_seconds_count{action=\"DeleteMessage\",status=\"200\"}"));
+        // The three first deliveries, each a few milliseconds after its send (the node's count: no other
+        // queue of this test delivered anything).
+        assertEquals(3.0, s.get("sluice_messages_first_receive_wait_seconds_count"));
+        assertTrue(s.get("sluice_messages_first_receive_wait_seconds_sum") < 60.0);
         // Partitions start on first use, and the reconciler starts the rest within a second.
         await("both queues' partitions running")
                 .atMost(Duration.ofSeconds(10))

@@ -34,6 +34,9 @@ final class RunStats {
     private final AtomicLong firstNanos = new AtomicLong();
     private final AtomicLong lastNanos = new AtomicLong();
     private final long[] latencies;
+    /** When each latency sample arrived (nanoTime), kept only when {@code bench.latencies} asks for the timeline. */
+    private final long[] arrivals;
+
     private final AtomicInteger latencyCount = new AtomicInteger();
 
     RunStats(int endpoints, ProcessCpu serverCpu, ProcessCpu clientCpu, int maxLatencySamples) {
@@ -46,6 +49,7 @@ final class RunStats {
             usersByEndpoint[i] = new LongAdder();
         }
         latencies = new long[maxLatencySamples];
+        arrivals = System.getProperty("bench.latencies", "").isBlank() ? null : new long[maxLatencySamples];
     }
 
     /** A virtual user pinned to endpoint {@code endpoint} starts; the first one starts the window and the CPU count. */
@@ -100,6 +104,9 @@ final class RunStats {
         int i = latencyCount.getAndIncrement();
         if (i < latencies.length) {
             latencies[i] = nanos;
+            if (arrivals != null) {
+                arrivals[i] = System.nanoTime();
+            }
         }
     }
 
@@ -111,6 +118,23 @@ final class RunStats {
         long first = firstNanos.get();
         long last = lastNanos.get();
         return first == 0 || last <= first ? 0 : (last - first) / 1e9;
+    }
+
+    /**
+     * The latency samples in arrival order, one line each: seconds since the first sample arrived, then the latency in
+     * milliseconds; to see whether a tail is one stall or spread over the run.
+     */
+    private void writeTimeline(Path out, int count) {
+        StringBuilder lines = new StringBuilder(count * 16);
+        long first = arrivals[0];
+        for (int i = 0; i < count; i++) {
+            lines.append(String.format(Locale.ROOT, "%.4f %.3f%n", (arrivals[i] - first) / 1e9, latencies[i] / 1e6));
+        }
+        try {
+            Files.writeString(out, lines);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String joined(LongAdder[] counts) {
@@ -147,6 +171,9 @@ final class RunStats {
         p.put("orderViolations", orderViolations.sum());
         p.putAll(extra);
         int count = Math.min(latencyCount.get(), latencies.length);
+        if (arrivals != null && count > 0) {
+            writeTimeline(Path.of(System.getProperty("bench.latencies")), count);
+        }
         if (latencyCount.get() > 0) {
             long[] sorted = Arrays.copyOf(latencies, count);
             Arrays.sort(sorted);
