@@ -77,9 +77,11 @@ final class ReceiveAction {
         long visibilityMillis = visibility * 1000L;
         String attemptId = meta.fifo() ? params.optionalString("ReceiveRequestAttemptId") : null;
 
-        Supplier<Future<List<Claimed>>> fresh = () -> waitSeconds == 0
-                ? claims.claim(meta, shortPollPartitions(meta), allowance(meta, max, true), visibilityMillis, true)
-                : new ParkedReceive(meta, max, visibilityMillis, waitSeconds * 1000L, info).start();
+        Supplier<Future<List<Claimed>>> fresh = () -> (waitSeconds == 0
+                        ? claims.claim(
+                                meta, shortPollPartitions(meta), allowance(meta, max, true), visibilityMillis, true)
+                        : new ParkedReceive(meta, max, visibilityMillis, waitSeconds * 1000L, info).start())
+                .onSuccess(this::countFirstDeliveries);
         Future<List<Claimed>> claimed =
                 attemptId == null ? fresh.get() : new ReceiveAttempts(attemptId, meta).run(fresh);
         return claimed.map(list -> result(meta, list, systemNames, attributeNames));
@@ -106,6 +108,19 @@ final class ReceiveAction {
         return ShortPollSampler.sample(visible, ThreadLocalRandom.current());
     }
 
+    /**
+     * How long this claim's first deliveries waited since their send. Counted on fresh claims only: a
+     * FIFO receive retried with the same ReceiveRequestAttemptId gets the same deliveries again.
+     */
+    private void countFirstDeliveries(List<Claimed> claimed) {
+        for (Claimed c : claimed) {
+            Delivery d = c.delivery();
+            if (d.receiveCount() == 1) {
+                broker.metrics.firstReceive(d.firstReceiveTimestamp() - d.sentTimestamp());
+            }
+        }
+    }
+
     private JsonObject result(
             QueueMeta meta, List<Claimed> claimed, Set<String> systemNames, List<String> attributeNames) {
         JsonObject result = new JsonObject();
@@ -117,9 +132,6 @@ final class ReceiveAction {
         JsonArray messages = new JsonArray();
         for (Claimed c : claimed) {
             Delivery d = c.delivery();
-            if (d.receiveCount() == 1) {
-                broker.metrics.firstReceive(d.firstReceiveTimestamp() - d.sentTimestamp());
-            }
             JsonObject m = new JsonObject()
                     .put("MessageId", d.messageId())
                     .put(

@@ -30,7 +30,13 @@ record BenchSettings(
         Duration e2eWarmup,
         Duration clientWarmup,
         boolean keepQueue,
-        String resultFile) {
+        String resultFile,
+        String latencyFile) {
+
+    /** Whether {@code bench.latencies} names a file for the e2e timeline ({@link RunStats}). */
+    boolean wantsLatencyTimeline() {
+        return latencyFile != null && !latencyFile.isBlank();
+    }
 
     /** What a run does; see {@link SqsSimulation}. */
     enum Workload {
@@ -109,7 +115,8 @@ record BenchSettings(
                 Duration.ofSeconds(e2eWarmup),
                 Duration.ofSeconds(clientWarmup),
                 keep,
-                System.getProperty("bench.out"));
+                System.getProperty("bench.out"),
+                System.getProperty("bench.latencies"));
     }
 
     private static void check(String name, long value, long min, long max) {

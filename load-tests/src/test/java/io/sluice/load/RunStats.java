@@ -39,7 +39,7 @@ final class RunStats {
 
     private final AtomicInteger latencyCount = new AtomicInteger();
 
-    RunStats(int endpoints, ProcessCpu serverCpu, ProcessCpu clientCpu, int maxLatencySamples) {
+    RunStats(int endpoints, ProcessCpu serverCpu, ProcessCpu clientCpu, int maxLatencySamples, boolean keepArrivals) {
         this.serverCpu = serverCpu;
         this.clientCpu = clientCpu;
         messagesByEndpoint = new LongAdder[endpoints];
@@ -49,7 +49,7 @@ final class RunStats {
             usersByEndpoint[i] = new LongAdder();
         }
         latencies = new long[maxLatencySamples];
-        arrivals = System.getProperty("bench.latencies", "").isBlank() ? null : new long[maxLatencySamples];
+        arrivals = keepArrivals ? new long[maxLatencySamples] : null;
     }
 
     /** A virtual user pinned to endpoint {@code endpoint} starts; the first one starts the window and the CPU count. */
@@ -172,7 +172,7 @@ final class RunStats {
         p.putAll(extra);
         int count = Math.min(latencyCount.get(), latencies.length);
         if (arrivals != null && count > 0) {
-            writeTimeline(Path.of(System.getProperty("bench.latencies")), count);
+            writeTimeline(Path.of(settings.latencyFile()), count);
         }
         if (latencyCount.get() > 0) {
             long[] sorted = Arrays.copyOf(latencies, count);

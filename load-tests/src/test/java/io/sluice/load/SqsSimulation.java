@@ -110,14 +110,15 @@ public class SqsSimulation extends Simulation {
                     ? (int) Math.min(
                             5_000_000L,
                             (long) settings.rate() * (settings.duration().toSeconds() + 20))
-                    : 0);
+                    : 0,
+            settings.wantsLatencyTimeline());
     /**
      * Where the chains count: a RunStats nobody reads (the client warm-up's) until the first measured user switches
      * it to {@link #measuredStats} in {@link #startMeasuring()}; so {@code stats == measuredStats} also says that
      * the measured window has started.
      */
     private volatile RunStats stats =
-            new RunStats(settings.endpoints().size(), ProcessCpu.none(), ProcessCpu.none(), 0);
+            new RunStats(settings.endpoints().size(), ProcessCpu.none(), ProcessCpu.none(), 0, false);
 
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final String plainBody = settings.messageBody("");
