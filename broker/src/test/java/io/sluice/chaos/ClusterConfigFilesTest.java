@@ -121,4 +121,22 @@ class ClusterConfigFilesTest {
                         join.getKubernetesConfig().getProperty("service-dns"), "API mode, not DNS lookup mode"),
                 () -> assertFalse(c.getNetworkConfig().getInterfaces().isEnabled()));
     }
+
+    /** The file the build starts the jar with to write the class-data archive: it must join nobody. */
+    @Test
+    void classDataArchiveJoinsNobody() throws Exception {
+        Config c = load("class-data-archive.yaml");
+        JoinConfig join = c.getNetworkConfig().getJoin();
+        assertAll(
+                () -> assertEquals("sluice-class-data-archive", c.getClusterName()),
+                () -> assertTrue(join.getTcpIpConfig().isEnabled(), "the TCP/IP joiner's classes get archived"),
+                () -> assertEquals(List.of(), join.getTcpIpConfig().getMembers()),
+                () -> assertFalse(join.getMulticastConfig().isEnabled(), "multicast off"),
+                () -> assertFalse(join.getAutoDetectionConfig().isEnabled(), "auto-detection off"),
+                () -> assertFalse(join.getKubernetesConfig().isEnabled()),
+                () -> assertEquals("false", c.getProperty("hazelcast.phone.home.enabled")),
+                () -> assertEquals(
+                        List.of("127.0.0.1"),
+                        List.copyOf(c.getNetworkConfig().getInterfaces().getInterfaces())));
+    }
 }

@@ -35,7 +35,7 @@ public final class ClusterProcess {
     public static final Path JAR =
             Path.of(System.getProperty("sluice.jar", "target/sluice.jar")).toAbsolutePath();
     /** The class-data archive the build writes beside the jar; used when it is there, as the README starts nodes. */
-    private static final Path CLASS_DATA = JAR.resolveSibling("sluice.jsa");
+    static final Path CLASS_DATA = JAR.resolveSibling("sluice.jsa");
     /** Where node logs go. */
     public static final Path LOG_DIR =
             Path.of(System.getProperty("sluice.chaosLogs", "target/chaos-logs")).toAbsolutePath();
