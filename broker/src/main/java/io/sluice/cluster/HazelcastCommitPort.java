@@ -62,9 +62,8 @@ public final class HazelcastCommitPort implements CommitPort {
                             if (err != null) {
                                 done.completeExceptionally(err);
                             } else if (!Boolean.TRUE.equals(accepted)) {
-                                // The partition changed owner before the commit reached it: refused, so
-                                // nothing of it was written, and its requests may run at the new owner.
-                                done.completeExceptionally(new PartitionMoved(queueName, partition));
+                                done.completeExceptionally(
+                                        new IllegalStateException(key + " changed owner before the commit reached it"));
                             } else {
                                 done.complete(null);
                             }

@@ -247,12 +247,6 @@ public final class PartitionHost {
         Throwable failure = err == null && ownership.ownsLocally(queueName, index)
                 ? null
                 : new SqsException(ErrorCode.SERVICE_UNAVAILABLE, "Could not replicate the change; try again.");
-        // Storage refused the commit because the partition has a new owner: none of it was written,
-        // so its requests go to the new owner (the router retries a PartitionMoved) instead of
-        // failing at a client in the middle of a hand-over. So do the requests applied since it
-        // began, which no commit carried, whatever became of this one.
-        Throwable notWritten = new PartitionMoved(queueName, index);
-        Throwable committedAnswer = err instanceof PartitionMoved ? notWritten : failure;
         if (err == null && failure != null) {
             err = new IllegalStateException("ownership lost while committing");
         }
@@ -269,8 +263,8 @@ public final class PartitionHost {
             List<Consumer<Throwable>> pending = awaitingCommit;
             awaitingCommit = new ArrayList<>();
             state.discardChanges();
-            replies.forEach(r -> r.accept(committedAnswer));
-            pending.forEach(r -> r.accept(notWritten));
+            replies.forEach(r -> r.accept(failure));
+            pending.forEach(r -> r.accept(failure));
             onBroken.run();
             return;
         }
