@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -43,19 +43,15 @@ class ClassDataArchiveIT {
         Path classLog = ClusterProcess.LOG_DIR.resolve("ClassDataArchiveIT-classes.log");
         Path out = ClusterProcess.LOG_DIR.resolve("ClassDataArchiveIT-node.log");
         Files.deleteIfExists(classLog);
-        Process node = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-XX:SharedArchiveFile=" + ClusterProcess.CLASS_DATA,
-                        "-Xlog:class+load=info:file=" + classLog,
-                        "-Dsluice.exitWhenReady=true",
-                        "-jar",
-                        ClusterProcess.JAR.toString(),
-                        "--port",
-                        "0",
-                        "--cluster-config",
-                        Path.of("../cluster-config/class-data-archive.yaml")
-                                .toAbsolutePath()
-                                .toString())
+        Process node = new ProcessBuilder(ClusterProcess.command(
+                        List.of("-Xlog:class+load=info:file=" + classLog, "-Dsluice.exitWhenReady=true"),
+                        List.of(
+                                "--port",
+                                "0",
+                                "--cluster-config",
+                                Path.of("../cluster-config/class-data-archive.yaml")
+                                        .toAbsolutePath()
+                                        .toString())))
                 .redirectErrorStream(true)
                 .redirectOutput(out.toFile())
                 .start();
@@ -70,14 +66,13 @@ class ClassDataArchiveIT {
                 .map(line -> line.split(" ", 4))
                 .filter(f -> f.length == 4 && f[2].equals("source:"))
                 .collect(Collectors.toMap(f -> f[1], f -> f[3], (a, b) -> a));
-        Function<String, Boolean> archived =
-                name -> sources.getOrDefault(name, "").startsWith("shared objects file");
+        Predicate<String> archived = name -> sources.getOrDefault(name, "").startsWith("shared objects file");
         long fromJar = sources.entrySet().stream()
                 .filter(e -> e.getValue().startsWith("file:"))
                 .count();
         assertAll(CLUSTER_PATH.stream()
                 .map(name ->
-                        () -> assertTrue(archived.apply(name), name + " from the archive, was: " + sources.get(name))));
+                        () -> assertTrue(archived.test(name), name + " from the archive, was: " + sources.get(name))));
         // The rest that a jar start reads: picocli's classes (too old a class-file version to archive)
         // and a few generated ones. 1,519 of 8,602 before the archive run had a cluster file.
         assertTrue(fromJar < 400, fromJar + " of " + sources.size() + " classes read from the jar");

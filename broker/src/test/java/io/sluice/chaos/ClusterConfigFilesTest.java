@@ -134,7 +134,6 @@ class ClusterConfigFilesTest {
                 () -> assertFalse(join.getMulticastConfig().isEnabled(), "multicast off"),
                 () -> assertFalse(join.getAutoDetectionConfig().isEnabled(), "auto-detection off"),
                 () -> assertFalse(join.getKubernetesConfig().isEnabled()),
-                () -> assertEquals("false", c.getProperty("hazelcast.phone.home.enabled")),
                 () -> assertEquals(
                         List.of("127.0.0.1"),
                         List.copyOf(c.getNetworkConfig().getInterfaces().getInterfaces())));

@@ -78,6 +78,22 @@ public final class ClusterProcess {
         return start(name, maxHeap, 0, List.of());
     }
 
+    /**
+     * {@code java <jvmOptions> [-XX:SharedArchiveFile=target/sluice.jsa] -jar target/sluice.jar <nodeArgs>}: how
+     * every node here is started, with the class-data archive when the build wrote one.
+     */
+    static List<String> command(List<String> jvmOptions, List<String> nodeArgs) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvmOptions);
+        if (Files.isRegularFile(CLASS_DATA)) {
+            cmd.add("-XX:SharedArchiveFile=" + CLASS_DATA);
+        }
+        cmd.addAll(List.of("-jar", JAR.toString()));
+        cmd.addAll(nodeArgs);
+        return cmd;
+    }
+
     private static ClusterProcess start(String name, String maxHeap, int hzPort, List<String> args) {
         if (!Files.isRegularFile(JAR)) {
             throw new IllegalStateException(
@@ -85,12 +101,7 @@ public final class ClusterProcess {
         }
         int port = freePort();
         Path log = LOG_DIR.resolve(name + ".log");
-        List<String> cmd = new ArrayList<>(
-                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + maxHeap));
-        if (Files.isRegularFile(CLASS_DATA)) {
-            cmd.add("-XX:SharedArchiveFile=" + CLASS_DATA);
-        }
-        cmd.addAll(List.of("-jar", JAR.toString(), "--port", Integer.toString(port)));
+        List<String> cmd = command(List.of("-Xmx" + maxHeap), List.of("--port", Integer.toString(port)));
         cmd.addAll(args);
         try {
             Files.createDirectories(LOG_DIR);
