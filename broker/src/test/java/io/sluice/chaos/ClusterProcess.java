@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -42,6 +44,9 @@ public final class ClusterProcess {
 
     private static final Set<ClusterProcess> STARTED = ConcurrentHashMap.newKeySet();
     private static final Set<Integer> PORTS_HANDED_OUT = ConcurrentHashMap.newKeySet();
+    /** Lowest port {@link #freePort()} hands out: above the well-known and most registered service ports. */
+    private static final int LOWEST_PORT = 20000;
+
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -290,20 +295,45 @@ public final class ClusterProcess {
         }
     }
 
-    /** A TCP port that is free now and was not handed out before by this JVM. */
+    /**
+     * A TCP port that is free now, was not handed out before by this JVM, and lies outside the kernel's ephemeral
+     * range. A node binds its port seconds after it is chosen (JVM start); a port from the ephemeral range (what
+     * {@code new ServerSocket(0)} gives) can meanwhile become the local end of an outgoing connection, such as a
+     * Hazelcast member connecting to another, and the node then fails with "Address already in use".
+     */
     public static int freePort() {
-        for (int i = 0; i < 100; i++) {
-            try (ServerSocket s = new ServerSocket(0)) {
-                s.setReuseAddress(true);
-                int p = s.getLocalPort();
-                if (PORTS_HANDED_OUT.add(p)) {
-                    return p;
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+        int[] ephemeral = ephemeralRange();
+        boolean below = ephemeral[0] - LOWEST_PORT >= 1000;
+        int from = below ? LOWEST_PORT : ephemeral[1] + 1;
+        int to = below ? ephemeral[0] - 1 : 65535;
+        for (int i = 0; i < 1000; i++) {
+            int p = ThreadLocalRandom.current().nextInt(from, to + 1);
+            if (PORTS_HANDED_OUT.contains(p)) {
+                continue;
+            }
+            try (ServerSocket s = new ServerSocket()) {
+                s.bind(new InetSocketAddress(p));
+            } catch (IOException inUse) {
+                continue;
+            }
+            if (PORTS_HANDED_OUT.add(p)) {
+                return p;
             }
         }
-        throw new IllegalStateException("no free port");
+        throw new IllegalStateException("no free port in " + from + ".." + to);
+    }
+
+    /** {@code net.ipv4.ip_local_port_range}, or Linux's default when it cannot be read. */
+    private static int[] ephemeralRange() {
+        try {
+            String[] bounds = Files.readString(
+                            Path.of("/proc/sys/net/ipv4/ip_local_port_range"), StandardCharsets.US_ASCII)
+                    .trim()
+                    .split("\\s+");
+            return new int[] {Integer.parseInt(bounds[0]), Integer.parseInt(bounds[1])};
+        } catch (IOException | RuntimeException e) {
+            return new int[] {32768, 60999};
+        }
     }
 
     @Override
