@@ -12,13 +12,17 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Every node's partition counts, as the owners publish them about once a second: what short
- * polls weigh their samples by and what the approximate queue counts add up. This node's own
- * partitions are read live.
+ * Every node's partition counts, as the owners publish them: what short polls weigh their samples
+ * by and what the approximate queue counts add up. This node's own partitions are read live. An
+ * owner looks at its counts every second and publishes them when they changed, the same counts
+ * again every {@link #HEARTBEAT_MILLIS} (so that they do not go stale elsewhere), and nothing when
+ * it holds no partition and said so already: an idle cluster sends nothing.
  */
 public final class StatsBoard {
     static final String ADDRESS = "sluice.stats";
     static final long PUBLISH_MILLIS = 1_000;
+    /** Unchanged counts are published again this often: well inside {@link #STALE_MILLIS}. */
+    static final long HEARTBEAT_MILLIS = 2_000;
     /** A node not heard from for this long is taken to be gone; its partitions are rebuilt elsewhere. */
     private static final long STALE_MILLIS = 5_000;
 
@@ -27,6 +31,8 @@ public final class StatsBoard {
     private final String nodeId;
     /** Counts of other nodes' partitions, and when they were heard. */
     private final Map<PartitionKey, Heard> remote = new ConcurrentHashMap<>();
+    /** What this node published last (only touched by the publishing timer). */
+    private final LastPublished last = new LastPublished();
 
     private record Heard(PartitionStats stats, String node, long at) {}
 
@@ -92,6 +98,25 @@ public final class StatsBoard {
                     .add(s.oldestSentMillis())));
             queues.put(q, rows);
         });
+        if (!last.due(queues, System.currentTimeMillis())) {
+            return;
+        }
         vertx.eventBus().publish(ADDRESS, new JsonObject().put("node", nodeId).put("queues", queues));
+    }
+
+    /** Whether counts are worth publishing: changed, due as a heartbeat, and never "none" twice. */
+    static final class LastPublished {
+        private JsonObject queues;
+        private long at;
+
+        boolean due(JsonObject now, long nowMillis) {
+            boolean same = now.equals(queues);
+            if (same && (now.isEmpty() || nowMillis - at < HEARTBEAT_MILLIS)) {
+                return false;
+            }
+            queues = now;
+            at = nowMillis;
+            return true;
+        }
     }
 }

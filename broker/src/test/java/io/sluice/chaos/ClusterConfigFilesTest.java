@@ -37,6 +37,7 @@ class ClusterConfigFilesTest {
         assertAll(
                 () -> assertEquals("sluice", c.getClusterName()),
                 () -> assertEquals("false", c.getProperty("hazelcast.phone.home.enabled")),
+                () -> assertFalse(c.getMetricsConfig().isEnabled(), "Hazelcast's metrics collection"),
                 () -> assertEquals("10", c.getProperty("hazelcast.max.no.heartbeat.seconds")),
                 () -> assertEquals("1", c.getProperty("hazelcast.heartbeat.interval.seconds")),
                 () -> assertEquals("true", c.getProperty("hazelcast.operation.fail.on.indeterminate.state")),
