@@ -62,8 +62,9 @@ public final class HazelcastCommitPort implements CommitPort {
                             if (err != null) {
                                 done.completeExceptionally(err);
                             } else if (!Boolean.TRUE.equals(accepted)) {
-                                done.completeExceptionally(
-                                        new IllegalStateException(key + " changed owner before the commit reached it"));
+                                // The partition changed owner before the commit reached it: refused, so
+                                // nothing of it was written, and its requests may run at the new owner.
+                                done.completeExceptionally(new PartitionMoved(queueName, partition));
                             } else {
                                 done.complete(null);
                             }

@@ -255,16 +255,22 @@ public final class PartitionHost {
                     Level.WARNING,
                     "commit of " + new PartitionKey(queueName, index) + " failed; rebuilding it from storage: "
                             + err.getMessage());
-            // This partition's memory may now differ from storage, so nothing more of it is written:
-            // the requests applied since this commit began are refused as well (they were not
-            // acknowledged), and the rebuild starts only now that no commit of it is under way, so
-            // no late write of this one can land after the rebuild has read storage.
+            // This partition's memory may now differ from storage, so nothing more of it is written
+            // (not the requests applied since this commit began either), and the rebuild starts only
+            // now that no commit of it is under way, so no late write of this one can land after the
+            // rebuild has read storage.
             closed = true;
             List<Consumer<Throwable>> pending = awaitingCommit;
             awaitingCommit = new ArrayList<>();
             state.discardChanges();
-            replies.forEach(r -> r.accept(failure));
-            pending.forEach(r -> r.accept(failure));
+            // Storage refused the commit because the partition has a new owner: none of it was
+            // written, so its requests go to the new owner (the router retries a PartitionMoved)
+            // instead of failing at a client in the middle of a hand-over. So do the requests applied
+            // since it began, which no commit carried, whatever became of this one.
+            Throwable notWritten = new PartitionMoved(queueName, index);
+            Throwable committedAnswer = err instanceof PartitionMoved ? notWritten : failure;
+            replies.forEach(r -> r.accept(committedAnswer));
+            pending.forEach(r -> r.accept(notWritten));
             onBroken.run();
             return;
         }

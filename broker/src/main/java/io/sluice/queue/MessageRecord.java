@@ -65,6 +65,34 @@ public final class MessageRecord {
         this.deadLetterSourceArn = deadLetterSourceArn;
     }
 
+    /** What {@code sent} carries, none of what a partition did with it. */
+    private MessageRecord(MessageRecord sent) {
+        this.messageId = sent.messageId;
+        this.body = sent.body;
+        this.attributes = sent.attributes;
+        this.systemAttributes = sent.systemAttributes;
+        this.md5OfBody = sent.md5OfBody;
+        this.md5OfAttributes = sent.md5OfAttributes;
+        this.md5OfSystemAttributes = sent.md5OfSystemAttributes;
+        this.sentTimestamp = sent.sentTimestamp;
+        this.senderId = sent.senderId;
+        this.messageGroupId = sent.messageGroupId;
+        this.deduplicationId = sent.deduplicationId;
+        this.deadLetterSourceArn = sent.deadLetterSourceArn;
+        this.receiveCount = sent.receiveCount;
+        this.firstReceiveTimestamp = sent.firstReceiveTimestamp;
+    }
+
+    /**
+     * The record a partition stores for a send of this one: the same message (with the receive
+     * count a moved copy starts with) and fresh partition state. A send request may be applied
+     * more than once (again, at the owner, after a commit that wrote nothing), and nothing a
+     * partition whose memory was thrown away did to the record may come back with it.
+     */
+    MessageRecord toStore() {
+        return new MessageRecord(this);
+    }
+
     /**
      * The copy of a delivered message that is moved to another queue: same id, body, attributes
      * and sent time (retention keeps counting from the original send).

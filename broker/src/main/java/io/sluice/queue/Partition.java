@@ -86,7 +86,7 @@ public final class Partition {
      *
      * @param dedupKey when not null, a FIFO deduplication key checked and recorded here
      */
-    public SendOutcome send(MessageRecord r, long delayMillis, String dedupKey) {
+    public SendOutcome send(MessageRecord sent, long delayMillis, String dedupKey) {
         long now = clock.millis();
         advance(now);
         if (dedupKey != null) {
@@ -95,10 +95,11 @@ public final class Partition {
                 return new SendOutcome(seen.messageId(), seen.sequenceNumber(), true);
             }
         }
-        MessageRecord existing = messages.get(r.messageId);
+        MessageRecord existing = messages.get(sent.messageId);
         if (existing != null) {
             return new SendOutcome(existing.messageId, existing.sequenceNumber, true);
         }
+        MessageRecord r = sent.toStore();
         if (fifo) {
             r.sequenceNumber = nextSequence(now);
         }

@@ -149,8 +149,8 @@ class CommitFenceTest {
                 ExecutionException.class,
                 () -> join(portOf(a).commit(QUEUE, theirs, sendOne(partition(theirs), "stale-1"))));
 
-        assertInstanceOf(
-                IllegalStateException.class, refused.getCause(), "refused by the fence: " + refused.getCause());
+        // Refused by the fence, so written nowhere: the partition's requests may run at its owner.
+        assertInstanceOf(PartitionMoved.class, refused.getCause(), "refused by the fence: " + refused.getCause());
         assertFalse(replica(theirs, 0).contains("stale-1"), "nothing stored on the primary");
         assertFalse(replica(theirs, 1).contains("stale-1"), "nor on the backup");
     }
@@ -179,7 +179,7 @@ class CommitFenceTest {
                 ExecutionException.class,
                 () -> join(stale.commit(QUEUE, mine, sendOne(partition(mine), "old-identity-1"))));
 
-        assertInstanceOf(IllegalStateException.class, refused.getCause());
+        assertInstanceOf(PartitionMoved.class, refused.getCause());
         assertFalse(replica(mine, 0).contains("old-identity-1"));
     }
 

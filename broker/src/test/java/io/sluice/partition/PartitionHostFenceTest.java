@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.queue.Clock;
 import io.sluice.queue.CommitPort;
+import io.sluice.queue.Delivery;
 import io.sluice.queue.ErrorCode;
 import io.sluice.queue.InMemoryQueueRegistry;
 import io.sluice.queue.MessageRecord;
@@ -15,6 +16,7 @@ import io.sluice.queue.PartitionChange;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.PartitionSnapshot;
 import io.sluice.queue.QueueMeta;
+import io.sluice.queue.ReceiveOutcome;
 import io.sluice.queue.SendOutcome;
 import io.sluice.queue.SqsException;
 import io.vertx.core.Future;
@@ -34,9 +36,12 @@ import org.junit.jupiter.api.Test;
 /**
  * The partition's side of the commit fence: a client is told "done" only for a change that
  * storage took while this node still owned the partition. A commit that completes after the
- * partition moved away, or that storage refused, is answered with a retryable error (and so is
- * every request applied while it was under way), and the partition is dropped so that it is
- * rebuilt from storage before it serves again; so is a partition that was lost even for a moment.
+ * partition moved away, or that storage refused, is answered with a retryable error, and the
+ * partition is dropped so that it is rebuilt from storage before it serves again; so is a partition
+ * that was lost even for a moment. What no storage took is not failed at the client but handed back
+ * as {@link PartitionMoved}, which the router retries at the owner: the requests applied while a
+ * failed commit was under way, and all of a commit that storage refused because the partition has
+ * a new owner.
  * Real Vert.x loops and partitions; storage is a port whose commits the test completes or fails.
  */
 class PartitionHostFenceTest {
@@ -137,8 +142,7 @@ class PartitionHostFenceTest {
     @Test
     void aCommitStorageRefusedIsNotAcknowledgedAndThePartitionIsRebuilt() {
         Future<SendOutcome> first = send();
-        commitUnderWay(1)
-                .completeExceptionally(new IllegalStateException("changed owner before the commit reached it"));
+        commitUnderWay(1).completeExceptionally(new IllegalStateException("backup acks missed"));
 
         assertRetryable(first);
         await("partition dropped").atMost(Duration.ofSeconds(10)).until(() -> !directory.isStarted(QUEUE, 0));
@@ -159,7 +163,14 @@ class PartitionHostFenceTest {
             return sends.stream().allMatch(Future::isComplete);
         });
 
-        sends.forEach(PartitionHostFenceTest::assertRetryable);
+        // A 503 for what a refused commit carried, PartitionMoved (the router retries) for what none did.
+        sends.forEach(f -> {
+            Throwable err = failureOf(f);
+            assertTrue(
+                    err instanceof PartitionMoved
+                            || err instanceof SqsException e && e.code() == ErrorCode.SERVICE_UNAVAILABLE,
+                    "not acknowledged, retryable: " + err);
+        });
     }
 
     @Test
@@ -172,8 +183,59 @@ class PartitionHostFenceTest {
         commit.completeExceptionally(new IllegalStateException("refused"));
 
         assertRetryable(first);
-        meanwhile.forEach(PartitionHostFenceTest::assertRetryable);
+        meanwhile.forEach(f -> assertInstanceOf(
+                PartitionMoved.class, failureOf(f), "written nowhere: run again wherever the partition is"));
         assertEquals(1, heldCommits.size(), "memory that may differ from storage writes nothing more");
+    }
+
+    @Test
+    void aCommitRefusedBecauseThePartitionMovedSendsItsRequestsToTheNewOwner() {
+        Future<SendOutcome> first = send();
+        CompletableFuture<Void> commit = commitUnderWay(1);
+        Future<SendOutcome> meanwhile = send();
+        await("applied meanwhile").atMost(Duration.ofSeconds(10)).until(() -> directory.stats(QUEUE)[0].visible() == 2);
+
+        // What HazelcastCommitPort answers when the store's new primary refused a commit of its old owner.
+        commit.completeExceptionally(new PartitionMoved(QUEUE, 0));
+
+        assertInstanceOf(PartitionMoved.class, failureOf(first), "refused, so written nowhere");
+        assertInstanceOf(PartitionMoved.class, failureOf(meanwhile));
+        await("partition dropped").atMost(Duration.ofSeconds(10)).until(() -> !directory.isStarted(QUEUE, 0));
+        assertEquals(1, heldCommits.size(), "memory that may differ from storage writes nothing more");
+    }
+
+    @Test
+    void aSendRunAgainAfterARefusedCommitIsStoredAfreshAtTheRebuiltPartition() {
+        Future<SendOutcome> first = send();
+        CompletableFuture<Void> commit = commitUnderWay(1);
+        PartitionRequest.Send again = sendRequest();
+        Future<SendOutcome> meanwhile = directory.execute(QUEUE, 0, again);
+        Future<ReceiveOutcome> receivedMeanwhile =
+                directory.execute(QUEUE, 0, new PartitionRequest.Receive(10, 30_000));
+        await("applied meanwhile")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> directory.stats(QUEUE)[0].inFlight() == 2);
+
+        commit.completeExceptionally(new PartitionMoved(QUEUE, 0));
+        assertInstanceOf(PartitionMoved.class, failureOf(first));
+        assertInstanceOf(PartitionMoved.class, failureOf(meanwhile));
+        assertInstanceOf(PartitionMoved.class, failureOf(receivedMeanwhile));
+        await("partition dropped").atMost(Duration.ofSeconds(10)).until(() -> !directory.isStarted(QUEUE, 0));
+
+        // The router runs the same request object again at the owner (here the rebuilt partition): what
+        // the thrown-away memory did to its message (received, in flight) must not come along (stop 24).
+        Future<SendOutcome> retried = directory.execute(QUEUE, 0, again);
+        commitUnderWay(2).complete(null);
+        await("acknowledged").atMost(Duration.ofSeconds(10)).until(retried::succeeded);
+        Future<ReceiveOutcome> received = directory.execute(QUEUE, 0, new PartitionRequest.Receive(10, 30_000));
+        commitUnderWay(3).complete(null);
+        await("received").atMost(Duration.ofSeconds(10)).until(received::isComplete);
+        assertTrue(received.succeeded(), () -> "receive failed: " + received.cause());
+        List<Delivery> delivered = received.result().delivered();
+        assertEquals(
+                List.of(again.message().messageId()),
+                delivered.stream().map(Delivery::messageId).toList());
+        assertEquals(1, delivered.get(0).receiveCount(), "received once where it is stored");
     }
 
     @Test

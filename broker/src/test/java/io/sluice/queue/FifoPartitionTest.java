@@ -45,6 +45,27 @@ class FifoPartitionTest {
     }
 
     @Test
+    void aGroupStaysDeliverableWhenASendIsAppliedAgainToARebuiltPartition() {
+        // Stop 24's loss: sends applied after a failed commit began ran again at the rebuilt partition
+        // with the same records; the first receive there threw half way and left the group's head in
+        // flight with no deadline, so nothing more of the group was ever delivered.
+        MessageRecord first = message("G", "g1");
+        MessageRecord second = message("G", "g2");
+        partition.send(first, 0);
+        partition.send(second, 0);
+        assertEquals(List.of("g1"), bodies(partition.receive(1, 30_000)));
+
+        Partition rebuilt = new Partition(clock, () -> 345_600_000L, true, 3, new SequenceClock());
+        rebuilt.send(first, 0);
+        rebuilt.send(second, 0);
+        List<Delivery> head = rebuilt.receive(1, 30_000);
+        assertEquals(List.of("g1"), bodies(head));
+        assertTrue(rebuilt.receive(10, 30_000).isEmpty(), "the group is locked while g1 is in flight");
+        rebuilt.delete(head.get(0).messageId(), head.get(0).receiptToken());
+        assertEquals(List.of("g2"), bodies(rebuilt.receive(10, 30_000)));
+    }
+
+    @Test
     void groupIsLockedWhileAMessageOfItIsInFlight() {
         partition.send(message("A", "a1"), 0);
         partition.send(message("A", "a2"), 0);

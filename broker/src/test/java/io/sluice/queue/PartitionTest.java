@@ -50,6 +50,25 @@ class PartitionTest {
     }
 
     @Test
+    void aSendAppliedAgainToARebuiltPartitionStartsFresh() {
+        // A send whose commit wrote nothing runs again at the partition's owner, rebuilt from storage,
+        // with the same record: what the thrown-away memory did to it (received, in flight, a slot in
+        // that memory's deadline heap) must not come along.
+        MessageRecord sent = message("e");
+        partition.send(sent, 0);
+        receiveOne(30_000);
+
+        Partition rebuilt = new Partition(clock, () -> retentionMillis);
+        rebuilt.send(sent, 0);
+        assertEquals(1, rebuilt.visibleCount());
+        List<Delivery> got = rebuilt.receive(1, 30_000);
+        assertEquals(1, got.size(), "visible in the rebuilt partition");
+        assertEquals(1, got.get(0).receiveCount(), "received once there");
+        clock.advanceSeconds(30);
+        assertEquals(1, rebuilt.receive(1, 30_000).size(), "visible again after its visibility timeout");
+    }
+
+    @Test
     void receiveReturnsAtMostMaxOldestFirst() {
         for (int i = 0; i < 5; i++) {
             partition.send(message("b" + i), 0);
