@@ -303,9 +303,13 @@ public final class ClusterProcess {
      */
     public static int freePort() {
         int[] ephemeral = ephemeralRange();
-        boolean below = ephemeral[0] - LOWEST_PORT >= 1000;
+        boolean below = ephemeral[0] - LOWEST_PORT >= 65535 - ephemeral[1];
         int from = below ? LOWEST_PORT : ephemeral[1] + 1;
         int to = below ? ephemeral[0] - 1 : 65535;
+        if (to - from < 100) {
+            throw new IllegalStateException("the ephemeral port range " + ephemeral[0] + ".." + ephemeral[1]
+                    + " leaves no room for the test nodes' ports");
+        }
         for (int i = 0; i < 1000; i++) {
             int p = ThreadLocalRandom.current().nextInt(from, to + 1);
             if (PORTS_HANDED_OUT.contains(p)) {
