@@ -81,7 +81,8 @@ public final class Partition {
     }
 
     /**
-     * Stores a sent message, visible at once or after {@code delayMillis}. A message id already
+     * Stores a sent message, visible at once or after {@code delayMillis}, as a record of its own
+     * ({@link MessageRecord#toStore()}): the caller's may be applied again. A message id already
      * stored here is not stored twice (a retried move or deduplicated send).
      *
      * @param dedupKey when not null, a FIFO deduplication key checked and recorded here

@@ -31,8 +31,9 @@ import org.yaml.snakeyaml.Yaml;
 public final class ChaosCluster implements AutoCloseable {
 
     /** The shipped local configuration; failsafe passes it as {@code -Dsluice.clusterConfig}. */
-    public static final Path LOCAL_YAML =
-            Path.of(System.getProperty("sluice.clusterConfig", "../cluster-config/local.yaml"));
+    public static final Path LOCAL_YAML = Path.of(System.getProperty(
+            "sluice.clusterConfig",
+            ClusterProcess.CLUSTER_CONFIG.resolve("local.yaml").toString()));
     /** How long a node may take to become ready. */
     public static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 

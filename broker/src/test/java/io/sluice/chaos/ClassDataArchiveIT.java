@@ -49,8 +49,8 @@ class ClassDataArchiveIT {
                                 "--port",
                                 "0",
                                 "--cluster-config",
-                                Path.of("../cluster-config/class-data-archive.yaml")
-                                        .toAbsolutePath()
+                                ClusterProcess.CLUSTER_CONFIG
+                                        .resolve("class-data-archive.yaml")
                                         .toString())))
                 .redirectErrorStream(true)
                 .redirectOutput(out.toFile())

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Loads every file of cluster-config/ with Hazelcast's own YAML loader and checks what Sluice relies on. */
 class ClusterConfigFilesTest {
 
-    private static final Path DIR = Path.of("../cluster-config");
+    private static final Path DIR = ClusterProcess.CLUSTER_CONFIG;
 
     private static Config load(String file) throws Exception {
         return new FileSystemYamlConfig(DIR.resolve(file).toFile());

@@ -38,6 +38,8 @@ public final class ClusterProcess {
             Path.of(System.getProperty("sluice.jar", "target/sluice.jar")).toAbsolutePath();
     /** The class-data archive the build writes beside the jar; used when it is there, as the README starts nodes. */
     static final Path CLASS_DATA = JAR.resolveSibling("sluice.jsa");
+    /** The shipped cluster files (the repository's {@code cluster-config/}). */
+    public static final Path CLUSTER_CONFIG = Path.of("../cluster-config").toAbsolutePath();
     /** Where node logs go. */
     public static final Path LOG_DIR =
             Path.of(System.getProperty("sluice.chaosLogs", "target/chaos-logs")).toAbsolutePath();
@@ -302,13 +304,13 @@ public final class ClusterProcess {
      * Hazelcast member connecting to another, and the node then fails with "Address already in use".
      */
     public static int freePort() {
-        int[] ephemeral = ephemeralRange();
-        boolean below = ephemeral[0] - LOWEST_PORT >= 65535 - ephemeral[1];
-        int from = below ? LOWEST_PORT : ephemeral[1] + 1;
-        int to = below ? ephemeral[0] - 1 : 65535;
+        PortRange ephemeral = ephemeralRange();
+        boolean below = ephemeral.low() - LOWEST_PORT >= 65535 - ephemeral.high();
+        int from = below ? LOWEST_PORT : ephemeral.high() + 1;
+        int to = below ? ephemeral.low() - 1 : 65535;
         if (to - from < 100) {
-            throw new IllegalStateException("the ephemeral port range " + ephemeral[0] + ".." + ephemeral[1]
-                    + " leaves no room for the test nodes' ports");
+            throw new IllegalStateException(
+                    "the ephemeral port range " + ephemeral + " leaves no room for the test nodes' ports");
         }
         for (int i = 0; i < 1000; i++) {
             int p = ThreadLocalRandom.current().nextInt(from, to + 1);
@@ -327,16 +329,23 @@ public final class ClusterProcess {
         throw new IllegalStateException("no free port in " + from + ".." + to);
     }
 
+    private record PortRange(int low, int high) {
+        @Override
+        public String toString() {
+            return low + ".." + high;
+        }
+    }
+
     /** {@code net.ipv4.ip_local_port_range}, or Linux's default when it cannot be read. */
-    private static int[] ephemeralRange() {
+    private static PortRange ephemeralRange() {
         try {
             String[] bounds = Files.readString(
                             Path.of("/proc/sys/net/ipv4/ip_local_port_range"), StandardCharsets.US_ASCII)
                     .trim()
                     .split("\\s+");
-            return new int[] {Integer.parseInt(bounds[0]), Integer.parseInt(bounds[1])};
+            return new PortRange(Integer.parseInt(bounds[0]), Integer.parseInt(bounds[1]));
         } catch (IOException | RuntimeException e) {
-            return new int[] {32768, 60999};
+            return new PortRange(32768, 60999);
         }
     }
 

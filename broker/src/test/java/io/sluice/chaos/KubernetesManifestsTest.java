@@ -111,7 +111,8 @@ class KubernetesManifestsTest {
                     e.get("value") == null ? "(from " + e.get("valueFrom") + ")" : (String) e.get("value"));
         }
         Map<String, Object> hzConfig;
-        try (Reader r = Files.newBufferedReader(Path.of("../cluster-config/kubernetes.yaml"), StandardCharsets.UTF_8)) {
+        try (Reader r = Files.newBufferedReader(
+                ClusterProcess.CLUSTER_CONFIG.resolve("kubernetes.yaml"), StandardCharsets.UTF_8)) {
             hzConfig = new Yaml().load(r);
         }
         String serviceDns = get(hzConfig, "hazelcast", "network", "join", "kubernetes", "service-dns");
@@ -230,8 +231,8 @@ class KubernetesManifestsTest {
             }
         }
         Map<String, Object> hz;
-        try (Reader r =
-                Files.newBufferedReader(Path.of("../cluster-config/kubernetes-api.yaml"), StandardCharsets.UTF_8)) {
+        try (Reader r = Files.newBufferedReader(
+                ClusterProcess.CLUSTER_CONFIG.resolve("kubernetes-api.yaml"), StandardCharsets.UTF_8)) {
             hz = new Yaml().load(r);
         }
         Map<String, Object> join = get(hz, "hazelcast", "network", "join", "kubernetes");
