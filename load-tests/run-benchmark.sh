@@ -13,9 +13,9 @@
 #   ROUNDS      rounds of the throughput mode (2); the summary shows the median of the rounds
 #   SCENARIOS   send,batch,recvdel,fifo,e2e (all five);  PROTOCOLS json,query (both; e2e uses E2E_PROTOCOL, json)
 #   E2E_RATES   producer rates of the e2e scenario in msg/s (300,1000)
-#   E2E_WARMUP  seconds the e2e producer runs before latencies count: the Gatling JVM starts cold (10)
+#   E2E_WARMUP  seconds the e2e producer runs before latencies count: the Gatling JVM starts cold (45)
 #   CLIENT_WARMUP  seconds every send, batch, recvdel and fifo run first warms up its own (cold) Gatling JVM on
-#               queues of its own, not measured (10; 0 = measure from the first request)
+#               queues of its own, not measured (45; 0 = measure from the first request)
 #   DURATION    seconds per measured run (20);  WARMUP seconds of mixed warm-up load after each start (60)
 #   CLUSTER_WARMUP  the same for sluice3, whose three JVMs compile on the same cores (WARMUP per node: 3 x WARMUP)
 #   USERS (32), PREFILL (300000), CONSUMERS (4), FIFO_GROUPS (10), MESSAGE_SIZE (100), HEAP (2g)
@@ -51,8 +51,8 @@ WARMUP=${WARMUP:-60}
 USERS=${USERS:-32}
 PREFILL=${PREFILL:-300000}
 CONSUMERS=${CONSUMERS:-4}
-E2E_WARMUP=${E2E_WARMUP:-10}
-CLIENT_WARMUP=${CLIENT_WARMUP:-10}
+E2E_WARMUP=${E2E_WARMUP:-45}
+CLIENT_WARMUP=${CLIENT_WARMUP:-45}
 FIFO_GROUPS=${FIFO_GROUPS:-10}
 MESSAGE_SIZE=${MESSAGE_SIZE:-100}
 HEAP=${HEAP:-2g}

@@ -84,8 +84,8 @@ record BenchSettings(
         int rate = Integer.getInteger("rate", 1000);
         int consumers = Integer.getInteger("consumers", 4);
         int groups = Integer.getInteger("groups", 10);
-        long e2eWarmup = Long.getLong("e2eWarmup", 10L);
-        long clientWarmup = Long.getLong("clientWarmup", 10L);
+        long e2eWarmup = Long.getLong("e2eWarmup", 45L);
+        long clientWarmup = Long.getLong("clientWarmup", 45L);
         boolean keep =
                 Boolean.parseBoolean(System.getProperty("sqs.keepQueue", workload == Workload.FILL ? "true" : "false"));
         check("users", users, 1, 1024);
