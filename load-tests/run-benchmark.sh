@@ -26,7 +26,7 @@
 #   SLUICE_PORT (9324; sluice3 uses it, +10, +20), ELASTICMQ_PORT (9325), BUILD_BROKER (1; 0 = use the jar there)
 #   MVN_ARGS    extra arguments for every mvn call, e.g. MVN_ARGS="-Dmaven.repo.local=/tmp/empty-repo"
 #   MVN_LOCK    the lock file every mvn call holds (/tmp/sluice-mvn.lock)
-#   QUICK=1     smaller defaults for a check: ROUNDS=1 WARMUP=5 DURATION=5 CLIENT_WARMUP=3 PREFILL=5000 IDLE_SECONDS=5
+#   QUICK=1     smaller defaults for a check: ROUNDS=1 WARMUP=5 DURATION=5 CLIENT_WARMUP=3 E2E_WARMUP=3 PREFILL=5000 IDLE_SECONDS=5
 #               MEMORY_MESSAGES=20000 (any knob given explicitly wins)
 #
 # Results go to load-tests/target/benchmark/<timestamp>/ (summary.md, one properties file per run, logs, Gatling
@@ -37,7 +37,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$HERE")
 if [[ "${QUICK:-0}" == 1 ]]; then
-  : "${ROUNDS:=1}" "${WARMUP:=5}" "${DURATION:=5}" "${CLIENT_WARMUP:=3}" "${PREFILL:=5000}" "${IDLE_SECONDS:=5}" "${MEMORY_MESSAGES:=20000}"
+  : "${ROUNDS:=1}" "${WARMUP:=5}" "${DURATION:=5}" "${CLIENT_WARMUP:=3}" "${E2E_WARMUP:=3}" "${PREFILL:=5000}" "${IDLE_SECONDS:=5}" "${MEMORY_MESSAGES:=20000}"
 fi
 MODE=${MODE:-all}
 TARGETS=${TARGETS:-sluice,sluice3,elasticmq}
