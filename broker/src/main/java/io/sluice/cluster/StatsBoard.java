@@ -23,7 +23,7 @@ public final class StatsBoard {
     static final long PUBLISH_MILLIS = 1_000;
     /** Unchanged counts are published again this often: well inside {@link #STALE_MILLIS}. */
     static final long HEARTBEAT_MILLIS = 2_000;
-    /** A node not heard from for this long is taken to be gone; its partitions are rebuilt elsewhere. */
+    /** Counts not heard again for this long are not used: the partition is taken to have nothing (moved, or its node gone). */
     private static final long STALE_MILLIS = 5_000;
 
     private final PartitionDirectory local;
