@@ -29,7 +29,7 @@ public final class ResponseEncoder {
         JsonObject members = result == null ? new JsonObject() : result;
         Map<String, String> headers = headers(requestId);
         if (p == WireProtocol.JSON) {
-            return response(200, JSON_TYPE, headers, members.encode());
+            return response(200, JSON_TYPE, headers, members.toBuffer());
         }
         return response(200, XML_TYPE, headers, QueryXml.success(action, members, requestId));
     }
@@ -41,7 +41,7 @@ public final class ResponseEncoder {
             JsonObject body = new JsonObject()
                     .put("__type", "com.amazonaws.sqs#" + code.jsonShape())
                     .put("message", message == null ? "" : message);
-            return response(code.httpStatus(), JSON_TYPE, headers, body.encode());
+            return response(code.httpStatus(), JSON_TYPE, headers, body.toBuffer());
         }
         return response(
                 code.httpStatus(), XML_TYPE, headers, QueryXml.error(code, queryMessage(code, message), requestId));
@@ -67,6 +67,11 @@ public final class ResponseEncoder {
     }
 
     private static EncodedResponse response(int status, String type, Map<String, String> headers, String body) {
-        return new EncodedResponse(status, type, Collections.unmodifiableMap(headers), Buffer.buffer(body));
+        return response(status, type, headers, Buffer.buffer(body));
+    }
+
+    /** JSON bodies are written as UTF-8 bytes straight from the members, without an intermediate String. */
+    private static EncodedResponse response(int status, String type, Map<String, String> headers, Buffer body) {
+        return new EncodedResponse(status, type, Collections.unmodifiableMap(headers), body);
     }
 }
