@@ -18,7 +18,7 @@
 #               queues of its own, not measured (45; 0 = measure from the first request)
 #   DURATION    seconds per measured run (20);  WARMUP seconds of mixed warm-up load after each start (60)
 #   CLUSTER_WARMUP  the same for sluice3, whose three JVMs compile on the same cores (WARMUP per node: 3 x WARMUP)
-#   USERS (32), PREFILL (300000), CONSUMERS (4), FIFO_GROUPS (10), MESSAGE_SIZE (100), HEAP (2g)
+#   USERS (32), PREFILL (1000000), CONSUMERS (4), FIFO_GROUPS (10), MESSAGE_SIZE (100), HEAP (2g)
 #   BROKER_JAVA_OPTS  extra JVM options for every Sluice node, split on spaces (e.g. -XX:+PrintCompilation)
 #   IDLE_SECONDS  CPU of each idle target measured over this many seconds in round 1 (30; 0 = skip)
 #   MEMORY_TARGETS (sluice,sluice3), MEMORY_MESSAGES (1000000), MEMORY_MESSAGE_SIZE (256), MEMORY_HEAP (4g)
@@ -49,7 +49,7 @@ E2E_RATES=${E2E_RATES:-300,1000}
 DURATION=${DURATION:-20}
 WARMUP=${WARMUP:-60}
 USERS=${USERS:-32}
-PREFILL=${PREFILL:-300000}
+PREFILL=${PREFILL:-1000000}
 CONSUMERS=${CONSUMERS:-4}
 E2E_WARMUP=${E2E_WARMUP:-45}
 CLIENT_WARMUP=${CLIENT_WARMUP:-45}

@@ -80,7 +80,7 @@ record BenchSettings(
         int users = Integer.getInteger("users", 32);
         long seconds = Long.getLong("duration", 30L);
         int size = Integer.getInteger("messageSize", 100);
-        int prefill = Integer.getInteger("prefill", 300_000);
+        int prefill = Integer.getInteger("prefill", 1_000_000);
         int rate = Integer.getInteger("rate", 1000);
         int consumers = Integer.getInteger("consumers", 4);
         int groups = Integer.getInteger("groups", 10);
