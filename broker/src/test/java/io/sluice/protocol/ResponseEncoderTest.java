@@ -7,6 +7,7 @@ import io.sluice.queue.ErrorCode;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -279,6 +280,22 @@ class ResponseEncoderTest {
                 ResponseEncoder.success(WireProtocol.JSON, SqsAction.DELETE_QUEUE, null, "r")
                         .body()
                         .toString());
+    }
+
+    @Test
+    void jsonBodiesAreUtf8WithEveryCharacterAMessageMayCarry() {
+        // A body the SDK checks against MD5OfBody: what it parses from the wire must be the same string.
+        String body = "caf\u00e9 \u65e5\u672c \ud83d\ude42 \"q\" back\\slash tab\t cr\r \u0001";
+        JsonObject members = new JsonObject().put("Messages", new JsonArray().add(new JsonObject().put("Body", body)));
+        EncodedResponse r = ResponseEncoder.success(WireProtocol.JSON, SqsAction.RECEIVE_MESSAGE, members, "r");
+        byte[] wire = r.body().getBytes();
+        // Jackson may escape a surrogate pair (\uD83D\uDE42) where a String writer kept it raw: same JSON value.
+        assertEquals(members, new JsonObject(new String(wire, StandardCharsets.UTF_8)));
+        assertTrue(
+                new String(wire, StandardCharsets.UTF_8).contains("caf\u00e9 \u65e5\u672c"), "BMP text as raw UTF-8");
+        EncodedResponse error = ResponseEncoder.error(WireProtocol.JSON, ErrorCode.INVALID_PARAMETER_VALUE, body, "r");
+        assertEquals(
+                body, new JsonObject(new String(error.body().getBytes(), StandardCharsets.UTF_8)).getString("message"));
     }
 
     @Test
