@@ -14,7 +14,13 @@ public final class MessageRecord {
     final String body;
     final Map<String, MessageAttributeValue> attributes;
     final Map<String, MessageAttributeValue> systemAttributes;
-    final String md5OfBody;
+    /**
+     * The body's MD5 as two longs rather than its 32-character hex String: 64 fewer heap bytes and
+     * two fewer objects for every stored message (a 256-byte message took 622). Formatted on use.
+     */
+    final long md5OfBodyHigh;
+
+    final long md5OfBodyLow;
     final String md5OfAttributes;
     final String md5OfSystemAttributes;
     final long sentTimestamp;
@@ -55,7 +61,9 @@ public final class MessageRecord {
         this.body = body;
         this.attributes = Map.copyOf(attributes);
         this.systemAttributes = Map.copyOf(systemAttributes);
-        this.md5OfBody = Md5.ofBody(body);
+        byte[] md5 = Md5.bodyDigest(body);
+        this.md5OfBodyHigh = Md5.half(md5, 0);
+        this.md5OfBodyLow = Md5.half(md5, 1);
         this.md5OfAttributes = Md5.ofAttributes(attributes);
         this.md5OfSystemAttributes = Md5.ofAttributes(systemAttributes);
         this.sentTimestamp = sentTimestamp;
@@ -71,7 +79,8 @@ public final class MessageRecord {
         this.body = sent.body;
         this.attributes = sent.attributes;
         this.systemAttributes = sent.systemAttributes;
-        this.md5OfBody = sent.md5OfBody;
+        this.md5OfBodyHigh = sent.md5OfBodyHigh;
+        this.md5OfBodyLow = sent.md5OfBodyLow;
         this.md5OfAttributes = sent.md5OfAttributes;
         this.md5OfSystemAttributes = sent.md5OfSystemAttributes;
         this.sentTimestamp = sent.sentTimestamp;
@@ -161,7 +170,7 @@ public final class MessageRecord {
     }
 
     public String md5OfBody() {
-        return md5OfBody;
+        return Md5.hex(md5OfBodyHigh, md5OfBodyLow);
     }
 
     public String md5OfAttributes() {
@@ -241,7 +250,7 @@ public final class MessageRecord {
                 messageId,
                 receiptToken,
                 body,
-                md5OfBody,
+                md5OfBody(),
                 attributes,
                 systemAttributes,
                 sentTimestamp,

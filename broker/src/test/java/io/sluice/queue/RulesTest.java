@@ -35,6 +35,23 @@ class RulesTest {
     }
 
     @Test
+    void aStoredMessageKeepsItsBodyMd5AsTwoLongsAndReportsTheSameHexText() {
+        // Leading zeros in the first and in the second half, multi-byte UTF-8 and a surrogate pair.
+        Map<String, String> expected = Map.of(
+                "m96786", "0000c3dee8062b4879e48b2859877660",
+                "m99932", "1c723b3921babb420000b74556f2400e",
+                "h\u00e9llo \uD83D\uDE00", "207dd4f0cd7a4f13b4932646cd1f8f2b",
+                "hello", "5d41402abc4b2a76b9719d911017c592");
+        expected.forEach((body, md5) -> {
+            MessageRecord stored = new MessageRecord("id", body, Map.of(), Map.of(), 0, "sender", null, null, null);
+            assertEquals(md5, stored.md5OfBody(), body);
+            assertEquals(md5, stored.toStore().md5OfBody(), body);
+            assertEquals(md5, MessageRecord.restore(stored.snapshot()).md5OfBody(), body);
+            assertEquals(Md5.ofBody(body), stored.md5OfBody(), body);
+        });
+    }
+
+    @Test
     void bodyMustUseCharactersXmlAllows() {
         MessageRules.checkBody("tab\tnew\nline\r emoji \uD83D\uDE00 \uE000");
         assertEquals(
