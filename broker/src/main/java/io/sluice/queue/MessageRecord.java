@@ -1,5 +1,6 @@
 package io.sluice.queue;
 
+import java.nio.ByteBuffer;
 import java.util.Map;
 
 /**
@@ -61,9 +62,9 @@ public final class MessageRecord {
         this.body = body;
         this.attributes = Map.copyOf(attributes);
         this.systemAttributes = Map.copyOf(systemAttributes);
-        byte[] md5 = Md5.bodyDigest(body);
-        this.md5OfBodyHigh = Md5.half(md5, 0);
-        this.md5OfBodyLow = Md5.half(md5, 1);
+        ByteBuffer md5 = Md5.bodyDigest(body);
+        this.md5OfBodyHigh = md5.getLong();
+        this.md5OfBodyLow = md5.getLong();
         this.md5OfAttributes = Md5.ofAttributes(attributes);
         this.md5OfSystemAttributes = Md5.ofAttributes(systemAttributes);
         this.sentTimestamp = sentTimestamp;
