@@ -1,14 +1,12 @@
 package io.sluice.cluster;
 
 import com.hazelcast.config.Config;
-import com.hazelcast.config.FileSystemYamlConfig;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MultiMapConfig;
 import io.sluice.cluster.store.PartitionStore;
 import io.sluice.config.ClusterSettings;
-import java.io.FileNotFoundException;
-import java.io.UncheckedIOException;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The Hazelcast member configuration of a node: the user's YAML (cluster-config/) or, without
@@ -44,8 +42,12 @@ public final class HazelcastSetup {
         return settings.configFile() == null;
     }
 
+    /**
+     * The member configuration; a configuration file is read without Hazelcast's schema check, which
+     * {@link #checkConfigFile} runs alongside the node's start ({@link MemberConfigFile}).
+     */
     public static Config config(ClusterSettings settings) {
-        Config c = settings.configFile() == null ? standalone() : load(settings.configFile());
+        Config c = settings.configFile() == null ? standalone() : MemberConfigFile.read(settings.configFile());
         if (settings.hazelcastPort() > 0) {
             c.getNetworkConfig().setPort(settings.hazelcastPort());
         }
@@ -101,6 +103,16 @@ public final class HazelcastSetup {
         return c;
     }
 
+    /**
+     * Checks the configuration file against Hazelcast's schema on a thread of its own; completes
+     * exceptionally with Hazelcast's message when the file does not pass, at once without a file.
+     */
+    public static CompletableFuture<Void> checkConfigFile(ClusterSettings settings) {
+        return settings.configFile() == null
+                ? CompletableFuture.completedFuture(null)
+                : MemberConfigFile.checkInBackground(settings.configFile());
+    }
+
     /** The embedded default: one member, bound to loopback, looking for nobody. */
     private static Config standalone() {
         Config c = new Config();
@@ -121,13 +133,5 @@ public final class HazelcastSetup {
         c.setProperty("hazelcast.partition.backup.sync.interval", String.valueOf(STANDALONE_PERIOD_SECONDS));
         c.getCRDTReplicationConfig().setReplicationPeriodMillis(STANDALONE_PERIOD_SECONDS * 1000);
         return c;
-    }
-
-    private static Config load(String file) {
-        try {
-            return new FileSystemYamlConfig(file);
-        } catch (FileNotFoundException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

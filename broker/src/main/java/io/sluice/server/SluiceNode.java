@@ -39,6 +39,8 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.security.SecureRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -86,6 +88,7 @@ public final class SluiceNode implements AutoCloseable {
         // e2e p99 at 1,000 msg/s lower in 3 of 4 runs (load-tests/README.md, stop 23).
         int eventLoops = Math.max(2, Runtime.getRuntime().availableProcessors());
         Config hazelcast = HazelcastSetup.config(config.cluster());
+        CompletableFuture<Void> schemaChecked = HazelcastSetup.checkConfigFile(config.cluster());
         HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
         Metrics metrics = new Metrics();
         VertxOptions options = new VertxOptions().setEventLoopPoolSize(eventLoops);
@@ -100,6 +103,24 @@ public final class SluiceNode implements AutoCloseable {
             builder.withMetrics(new MicrometerMetricsFactory(metrics.registry()));
         }
         Vertx vertx = await(builder.with(options).buildClustered(), "join the cluster");
+        try {
+            schemaChecked.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            // Joined, but nothing served yet: leave the cluster again, handing back what migrated here.
+            IllegalStateException failure = new IllegalStateException(
+                    "could not start with the cluster configuration "
+                            + config.cluster().configFile(),
+                    e instanceof ExecutionException ? e.getCause() : e);
+            try {
+                vertx.close().toCompletionStage().toCompletableFuture().get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (Exception closing) {
+                failure.addSuppressed(closing);
+            }
+            throw failure;
+        }
         // Hazelcast's queries and conditional writes block; they run here, never on an event loop.
         ExecutorService blocking = Executors.newFixedThreadPool(8, r -> {
             Thread t = new Thread(r, "sluice-hazelcast");
