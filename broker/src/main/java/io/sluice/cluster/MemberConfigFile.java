@@ -45,25 +45,18 @@ final class MemberConfigFile {
     }
 
     /**
-     * Checks the file against Hazelcast's schema on a new daemon thread; completes exceptionally with
-     * Hazelcast's {@code InvalidConfigurationException} when it does not pass, at once when the user
-     * turned the check off.
+     * Checks the file against Hazelcast's schema on a new daemon thread. Completes exceptionally with
+     * Hazelcast's {@code InvalidConfigurationException} when the file does not pass (and with whatever
+     * else the check throws, errors included), normally when it passes or the user turned the check off.
      */
     static CompletableFuture<Void> checkInBackground(String file) {
-        CompletableFuture<Void> verdict = new CompletableFuture<>();
-        Thread checker = new Thread(
-                () -> {
-                    try {
-                        check(file);
-                        verdict.complete(null);
-                    } catch (RuntimeException e) {
-                        verdict.completeExceptionally(e);
-                    }
-                },
-                "sluice-config-check");
+        return CompletableFuture.runAsync(() -> check(file), MemberConfigFile::onNewThread);
+    }
+
+    private static void onNewThread(Runnable task) {
+        Thread checker = new Thread(task, "sluice-config-check");
         checker.setDaemon(true);
         checker.start();
-        return verdict;
     }
 
     /** Reads the file with the schema check, unless the user turned it off; throws if it does not pass. */
