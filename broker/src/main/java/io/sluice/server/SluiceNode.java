@@ -44,6 +44,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
@@ -103,24 +104,6 @@ public final class SluiceNode implements AutoCloseable {
             builder.withMetrics(new MicrometerMetricsFactory(metrics.registry()));
         }
         Vertx vertx = await(builder.with(options).buildClustered(), "join the cluster");
-        try {
-            schemaChecked.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
-            // Joined, but nothing served yet: leave the cluster again, handing back what migrated here.
-            IllegalStateException failure = new IllegalStateException(
-                    "could not start with the cluster configuration "
-                            + config.cluster().configFile(),
-                    e instanceof ExecutionException ? e.getCause() : e);
-            try {
-                vertx.close().toCompletionStage().toCompletableFuture().get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            } catch (Exception closing) {
-                failure.addSuppressed(closing);
-            }
-            throw failure;
-        }
         // Hazelcast's queries and conditional writes block; they run here, never on an event loop.
         ExecutorService blocking = Executors.newFixedThreadPool(8, r -> {
             Thread t = new Thread(r, "sluice-hazelcast");
@@ -128,10 +111,19 @@ public final class SluiceNode implements AutoCloseable {
             return t;
         });
         try {
+            // The cluster file's schema check ran beside the join; nothing is served before it passed.
+            await(
+                    Future.fromCompletionStage(schemaChecked),
+                    "start with the cluster configuration " + config.cluster().configFile());
             return wire(config, vertx, manager, blocking, eventLoops, metrics);
         } catch (RuntimeException e) {
+            // Joined, but not serving: leave the cluster again, handing back what migrated here.
             blocking.shutdownNow();
-            vertx.close();
+            try {
+                vertx.close().toCompletionStage().toCompletableFuture().get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (Exception closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
     }
@@ -280,11 +272,17 @@ public final class SluiceNode implements AutoCloseable {
         }
     }
 
+    /** The future's result; a failure is reported with its own cause, not the wrapper get() adds. */
     private static <T> T await(Future<T> f, String what) {
         try {
             return f.toCompletionStage().toCompletableFuture().get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (Exception e) {
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("could not " + what, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             throw new IllegalStateException("could not " + what, e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("could not " + what + " within " + START_TIMEOUT_SECONDS + " s", e);
         }
     }
 
