@@ -164,9 +164,13 @@ public final class PartitionHost {
         this.onBroken = action;
     }
 
-    /** Stops serving: later requests fail as for a deleted queue. Runs on the loop. */
+    /**
+     * Stops serving and lets go of the partition's contents: later requests fail as for a deleted
+     * queue (or go to the partition's new owner). Runs on the loop.
+     */
     void close() {
         closed = true;
+        state.release();
     }
 
     /** Whether this host stopped serving (lost, broken or closed); the directory drops it. */

@@ -185,6 +185,21 @@ class FifoPartitionTest {
     }
 
     @Test
+    void releaseForgetsMessagesGroupsAndDeduplicationButKeepsUncommittedChanges() {
+        partition.send(message("A", "a1"), 0, "dedup-a1");
+        partition.send(message("B", "b1"), 0, "dedup-b1");
+        partition.reserveDedup("k", "id-1");
+        assertEquals(1, partition.receive(1, 30_000).size());
+        partition.release();
+        assertEquals(0, partition.size());
+        assertEquals(0, partition.visibleCount() + partition.inFlightCount() + partition.delayedCount());
+        assertEquals(Long.MAX_VALUE, partition.nextDeadline(), "no visibility timeout or deduplication window left");
+        assertTrue(partition.receive(10, 30_000).isEmpty());
+        assertNull(partition.reserveDedup("k", "id-2"), "the reservation is gone");
+        assertFalse(partition.drainChanges().isEmpty(), "a commit under way still gets what was applied");
+    }
+
+    @Test
     void reservedDedupKeysAreConfirmedAfterTheStore() {
         assertNull(partition.reserveDedup("k", "id-1"));
         DedupEntry pending = partition.reserveDedup("k", "id-2");
