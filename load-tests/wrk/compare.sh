@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Sluice (one node, the embedded default) against ElasticMQ 1.7.1 with wrk, a client that costs the
+# shared cores far less than Gatling: SendMessage and SendMessageBatch ×10 over AWS Query and AWS JSON
+# 1.0, 256-byte bodies, 32 connections, the two brokers alternating (A B A B), medians of the rounds.
+#
+#   load-tests/wrk/compare.sh
+#
+# Knobs (environment): SCENARIOS (send,batch), PROTOCOLS (query,json), ROUNDS (2), WARMUP seconds of the same load before each
+# measured run (60), DURATION seconds measured (20), CONNECTIONS (32), HEAP (2g, -Xms and -Xmx of both),
+# JAR (broker/target/sluice.jar; build it first: mvn -q -B -DskipTests package), SLUICE_PORT (9500),
+# ELASTICMQ_PORT (9525).
+#
+# Each round starts each broker afresh. A send-only load keeps every message, so the warm-up goes to
+# queues that are deleted every 15 s (heap for the measured run) and the measured run to a queue of its
+# own. Server CPU: utime + stime of the broker's JVM (/proc/PID/stat) over the measured run; client CPU:
+# wrk's own. ElasticMQ comes from Maven Central into load-tests/target/elasticmq/lib, as
+# run-benchmark.sh fetches it. Needs wrk (Debian: apt-get install wrk), curl, java 17, mvn.
+# Traffic goes to 127.0.0.1 only; every run is bounded (WARMUP + DURATION seconds of load).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+SCENARIOS=${SCENARIOS:-send,batch}
+PROTOCOLS=${PROTOCOLS:-query,json}
+ROUNDS=${ROUNDS:-2}
+WARMUP=${WARMUP:-60}
+DURATION=${DURATION:-20}
+CONNECTIONS=${CONNECTIONS:-32}
+HEAP=${HEAP:-2g}
+JAR=${JAR:-$root/broker/target/sluice.jar}
+SLUICE_PORT=${SLUICE_PORT:-9500}
+ELASTICMQ_PORT=${ELASTICMQ_PORT:-9525}
+emq_lib=$root/load-tests/target/elasticmq/lib
+out=$root/load-tests/target/wrk-compare/$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$out"
+log() { echo "$(date -u +%H:%M:%S) $*" | tee -a "$out/log.txt"; }
+
+command -v wrk >/dev/null || { echo "compare.sh: needs wrk (Debian: apt-get install wrk)" >&2; exit 1; }
+[[ -f "$JAR" ]] || { echo "compare.sh: no $JAR; build it first: mvn -q -B -DskipTests package" >&2; exit 1; }
+if ! compgen -G "$emq_lib/elasticmq-server_2.13-*.jar" >/dev/null; then
+  log "copying ElasticMQ 1.7.1 and its dependencies into $emq_lib"
+  mvn -q -B -f "$root/load-tests/elasticmq/pom.xml" dependency:copy-dependencies
+fi
+
+pid=
+stop_broker() {
+  if [[ -n "$pid" ]]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; pid=; fi
+}
+trap stop_broker EXIT
+
+query() { # port form -> the response body
+  curl -sf --max-time 10 -X POST "http://127.0.0.1:$1/" -d "$2&Version=2012-11-05"
+}
+create_queue() { # port name -> the queue's URL
+  query "$1" "Action=CreateQueue&QueueName=$2" | sed -n 's:.*<QueueUrl>\(.*\)</QueueUrl>.*:\1:p'
+}
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+start_broker() { # target port
+  local jvm=(-XX:-UsePerfData -Xms"$HEAP" -Xmx"$HEAP")
+  case "$1" in
+    sluice) java "${jvm[@]}" -jar "$JAR" --host 127.0.0.1 --port "$2" >"$out/$1.log" 2>&1 & ;;
+    elasticmq)
+      sed -e "s/9325/$2/g" "$root/load-tests/elasticmq/elasticmq.conf" >"$out/elasticmq.conf"
+      java "${jvm[@]}" -Dconfig.file="$out/elasticmq.conf" \
+        -Dlogback.configurationFile="$root/load-tests/elasticmq/logback.xml" \
+        -cp "$emq_lib/*" org.elasticmq.server.Main >"$out/$1.log" 2>&1 & ;;
+  esac
+  pid=$!
+  for _ in $(seq 1 240); do
+    [[ -n "$(create_queue "$2" probe 2>/dev/null)" ]] && return 0
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.5
+  done
+  echo "compare.sh: $1 did not start on port $2, see $out/$1.log" >&2
+  exit 1
+}
+
+# wrk against a queue for some seconds; prints "requests non2xx client-ticks"
+run_wrk() { # port script queue-url seconds
+  local report="$out/wrk-last.txt" w t0 t1
+  QUEUE_URL=$3 wrk -t1 -c"$CONNECTIONS" -d"$4s" -s "$here/$2.lua" "http://127.0.0.1:$1/" >"$report" &
+  w=$!
+  t0=$(awk '{print $14 + $15}' "/proc/$w/stat" 2>/dev/null || echo 0)
+  # wrk's CPU, read just before it exits: it spends nearly all of it in the timed window
+  t1=$t0
+  while kill -0 "$w" 2>/dev/null; do
+    t1=$(awk '{print $14 + $15}' "/proc/$w/stat" 2>/dev/null || echo "$t1")
+    sleep 0.2
+  done
+  wait "$w"
+  cat "$report" >>"$out/wrk.txt"
+  echo "$(awk '/requests in/ {print $1}' "$report") $(awk '/Non-2xx/ {print $NF}' "$report" | grep . || echo 0) $((t1 - t0))"
+}
+
+tck=$(getconf CLK_TCK)
+IFS=, read -r -a scenario_list <<<"$SCENARIOS"
+IFS=, read -r -a protocol_list <<<"$PROTOCOLS"
+for scenario in "${scenario_list[@]}"; do
+  [[ $scenario == send || $scenario == batch ]] || { echo "compare.sh: SCENARIOS takes send and batch" >&2; exit 2; }
+done
+for protocol in "${protocol_list[@]}"; do
+  [[ $protocol == query || $protocol == json ]] || { echo "compare.sh: PROTOCOLS takes query and json" >&2; exit 2; }
+done
+results=$out/results.tsv
+printf 'round\tscenario\ttarget\tmsg_per_s\tserver_us_per_msg\tclient_us_per_msg\tfailed_requests\n' >"$results"
+log "results in $out; scenarios $SCENARIOS over $PROTOCOLS, $ROUNDS round(s), ${WARMUP}s warm-up, ${DURATION}s measured, $CONNECTIONS connections"
+for ((round = 1; round <= ROUNDS; round++)); do
+  for target in sluice elasticmq; do
+    port=$SLUICE_PORT; [[ $target == elasticmq ]] && port=$ELASTICMQ_PORT
+    start_broker "$target" "$port"
+    for name in "${scenario_list[@]}"; do for protocol in "${protocol_list[@]}"; do
+      scenario="$name $protocol"
+      script=$name; [[ $protocol == json ]] && script+=-json
+      per=1; [[ $script == batch* ]] && per=10
+      left=$WARMUP; chunk=0
+      while ((left > 0)); do
+        s=$((left < 15 ? left : 15)); chunk=$((chunk + 1))
+        url=$(create_queue "$port" "warm-$script-$chunk")
+        run_wrk "$port" "$script" "$url" "$s" >/dev/null
+        query "$port" "Action=DeleteQueue&QueueUrl=$url" >/dev/null
+        left=$((left - s))
+      done
+      url=$(create_queue "$port" "bench-$script")
+      c0=$(cpu_ticks "$pid")
+      read -r reqs failed client < <(run_wrk "$port" "$script" "$url" "$DURATION")
+      c1=$(cpu_ticks "$pid")
+      query "$port" "Action=DeleteQueue&QueueUrl=$url" >/dev/null
+      msgs=$(((reqs - failed) * per))
+      rate=$((msgs / DURATION))
+      server=$(awk -v t=$((c1 - c0)) -v m="$msgs" -v k="$tck" 'BEGIN {printf "%.1f", m ? t * 1e6 / k / m : 0}')
+      client_us=$(awk -v t="$client" -v m="$msgs" -v k="$tck" 'BEGIN {printf "%.1f", m ? t * 1e6 / k / m : 0}')
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$scenario" "$target" "$rate" "$server" "$client_us" "$failed" >>"$results"
+      log "round $round, $scenario, $target: $rate msg/s, server CPU $server µs/msg, wrk $client_us µs/msg, $failed failed requests"
+    done; done
+    stop_broker
+  done
+done
+
+# medians of the rounds, and Sluice against ElasticMQ
+{
+echo "| scenario, protocol (medians) | Sluice msg/s | ElasticMQ msg/s | Sluice / ElasticMQ | server CPU µs/msg, Sluice / ElasticMQ | wrk CPU µs/msg | failed requests |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+awk -F'\t' 'NR > 1 {
+    key = $2 SUBSEP $3; n[key]++; rate[key, n[key]] = $4; cpu[key, n[key]] = $5; cl[key, n[key]] = $6; fail[key] += $7
+    seen[$2] = 1
+  }
+  function median(arr, key, k,   i, j, t, v) {
+    for (i = 1; i <= k; i++) v[i] = arr[key, i]
+    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
+    return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
+  }
+  END {
+    for (s in seen) {
+      a = s SUBSEP "sluice"; b = s SUBSEP "elasticmq"
+      ra = median(rate, a, n[a]); rb = median(rate, b, n[b]); ca = median(cpu, a, n[a]); cb = median(cpu, b, n[b])
+      printf "| %s | %d | %d | %.2fx | %.1f / %.1f (%.2fx) | %.1f / %.1f | %d / %d |\n", s, ra, rb, rb ? ra / rb : 0, ca, cb, cb ? ca / cb : 0, \
+        median(cl, a, n[a]), median(cl, b, n[b]), fail[a], fail[b]
+    }
+  }' "$results" | sort
+} | tee "$out/summary.md"
