@@ -267,12 +267,7 @@ public final class Partition {
             r.removed = true;
             changes.add(new PartitionChange.MessageRemoved(r.messageId));
         }
-        unlinkAll(messages);
-        ready.clear();
-        deadlines.clear();
-        visibleCount = 0;
-        inFlightCount = 0;
-        delayedCount = 0;
+        forgetMessages();
     }
 
     /**
@@ -284,15 +279,19 @@ public final class Partition {
      * copy them all again until an old-generation cycle, which a lightly used heap rarely starts.
      */
     public void release() {
-        unlinkAll(messages);
+        forgetMessages();
         unlinkAll(dedup);
         unlinkAll(attempts);
+        newlyVisible = 0;
+    }
+
+    private void forgetMessages() {
+        unlinkAll(messages);
         ready.clear();
         deadlines.clear();
         visibleCount = 0;
         inFlightCount = 0;
         delayedCount = 0;
-        newlyVisible = 0;
     }
 
     /** Empties an insertion-ordered map so that no entry keeps a link to another. */
