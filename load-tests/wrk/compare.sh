@@ -5,10 +5,10 @@
 #
 #   load-tests/wrk/compare.sh
 #
-# Knobs (environment): SCENARIOS (send,batch), PROTOCOLS (query,json), ROUNDS (2), WARMUP seconds of the same load before each
-# measured run (60), DURATION seconds measured (20), CONNECTIONS (32), HEAP (2g, -Xms and -Xmx of both),
-# JAR (broker/target/sluice.jar; build it first: mvn -q -B -DskipTests package), SLUICE_PORT (9500),
-# ELASTICMQ_PORT (9525).
+# Knobs (environment): SCENARIOS (send,batch), PROTOCOLS (query,json), ROUNDS (2), WARMUP seconds of
+# the same load before each measured run (60), DURATION seconds measured (20), CONNECTIONS (32), HEAP
+# (2g, -Xms and -Xmx of both), JAR (broker/target/sluice.jar; build it first: mvn -q -B -DskipTests
+# package), SLUICE_PORT (9500), ELASTICMQ_PORT (9525): both must be free.
 #
 # Each round starts each broker afresh. A send-only load keeps every message, so the warm-up goes to
 # queues that are deleted every 15 s (heap for the measured run) and the measured run to a queue of its
@@ -29,6 +29,18 @@ HEAP=${HEAP:-2g}
 JAR=${JAR:-$root/broker/target/sluice.jar}
 SLUICE_PORT=${SLUICE_PORT:-9500}
 ELASTICMQ_PORT=${ELASTICMQ_PORT:-9525}
+IFS=, read -r -a scenario_list <<<"$SCENARIOS"
+IFS=, read -r -a protocol_list <<<"$PROTOCOLS"
+for scenario in "${scenario_list[@]}"; do
+  [[ $scenario == send || $scenario == batch ]] || { echo "compare.sh: SCENARIOS takes send and batch" >&2; exit 2; }
+done
+for protocol in "${protocol_list[@]}"; do
+  [[ $protocol == query || $protocol == json ]] || { echo "compare.sh: PROTOCOLS takes query and json" >&2; exit 2; }
+done
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+for port in "$SLUICE_PORT" "$ELASTICMQ_PORT"; do
+  port_free "$port" || { echo "compare.sh: port $port is in use (SLUICE_PORT, ELASTICMQ_PORT)" >&2; exit 2; }
+done
 emq_lib=$root/load-tests/target/elasticmq/lib
 out=$root/load-tests/target/wrk-compare/$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$out"
@@ -93,14 +105,6 @@ run_wrk() { # port script queue-url seconds
 }
 
 tck=$(getconf CLK_TCK)
-IFS=, read -r -a scenario_list <<<"$SCENARIOS"
-IFS=, read -r -a protocol_list <<<"$PROTOCOLS"
-for scenario in "${scenario_list[@]}"; do
-  [[ $scenario == send || $scenario == batch ]] || { echo "compare.sh: SCENARIOS takes send and batch" >&2; exit 2; }
-done
-for protocol in "${protocol_list[@]}"; do
-  [[ $protocol == query || $protocol == json ]] || { echo "compare.sh: PROTOCOLS takes query and json" >&2; exit 2; }
-done
 results=$out/results.tsv
 printf 'round\tscenario\ttarget\tmsg_per_s\tserver_us_per_msg\tclient_us_per_msg\tfailed_requests\n' >"$results"
 log "results in $out; scenarios $SCENARIOS over $PROTOCOLS, $ROUNDS round(s), ${WARMUP}s warm-up, ${DURATION}s measured, $CONNECTIONS connections"
