@@ -113,15 +113,15 @@ public final class SluiceNode implements AutoCloseable {
         try {
             // The cluster file's schema check ran beside the join; nothing is served before it passed.
             await(
-                    Future.fromCompletionStage(schemaChecked),
+                    schemaChecked,
                     "start with the cluster configuration " + config.cluster().configFile());
             return wire(config, vertx, manager, blocking, eventLoops, metrics);
         } catch (RuntimeException e) {
             // Joined, but not serving: leave the cluster again, handing back what migrated here.
             blocking.shutdownNow();
             try {
-                vertx.close().toCompletionStage().toCompletableFuture().get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            } catch (Exception closing) {
+                await(vertx.close(), "leave the cluster");
+            } catch (RuntimeException closing) {
                 e.addSuppressed(closing);
             }
             throw e;
@@ -272,10 +272,14 @@ public final class SluiceNode implements AutoCloseable {
         }
     }
 
-    /** The future's result; a failure is reported with its own cause, not the wrapper get() adds. */
     private static <T> T await(Future<T> f, String what) {
+        return await(f.toCompletionStage().toCompletableFuture(), what);
+    }
+
+    /** The future's result; a failure is reported with its own cause, not the wrapper get() adds. */
+    private static <T> T await(CompletableFuture<T> f, String what) {
         try {
-            return f.toCompletionStage().toCompletableFuture().get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            return f.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             throw new IllegalStateException("could not " + what, e.getCause());
         } catch (InterruptedException e) {
