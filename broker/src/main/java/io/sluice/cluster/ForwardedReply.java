@@ -19,7 +19,7 @@ import java.util.List;
  * <ul>
  *   <li>{@link Kind#RESULT}: what the request returned: null (also {@code Void}), a Boolean, a
  *       {@link SendOutcome}, a {@link ReceiveOutcome}, a {@link DedupEntry}, a list of
- *       {@link AttemptRef} or a {@link Delivery};</li>
+ *       {@link AttemptRef}, a {@link Delivery} or a list of {@link SendOutcome} (never empty);</li>
  *   <li>{@link Kind#ERROR}: the request failed with an {@link SqsException}, carried as its error
  *       code's name (names survive a reordering of the enum) and its message;</li>
  *   <li>{@link Kind#MOVED}: the node does not own that partition (any more): the sender looks up
@@ -49,6 +49,7 @@ public final class ForwardedReply implements IdentifiedDataSerializable {
     private static final byte DEDUP_ENTRY = 4;
     private static final byte ATTEMPT_REFS = 5;
     private static final byte DELIVERY = 6;
+    private static final byte SEND_OUTCOMES = 7;
 
     private static final ForwardedReply MOVED = new ForwardedReply(Kind.MOVED, null);
 
@@ -143,9 +144,10 @@ public final class ForwardedReply implements IdentifiedDataSerializable {
             out.writeBoolean(b);
         } else if (v instanceof SendOutcome s) {
             out.writeByte(SEND_OUTCOME);
-            out.writeString(s.messageId());
-            out.writeString(s.sequenceNumber());
-            out.writeBoolean(s.duplicate());
+            writeSendOutcome(out, s);
+        } else if (v instanceof List<?> list && !list.isEmpty() && list.get(0) instanceof SendOutcome) {
+            out.writeByte(SEND_OUTCOMES);
+            StoreSerialization.writeList(out, list, (o, e) -> writeSendOutcome(o, (SendOutcome) e));
         } else if (v instanceof ReceiveOutcome o) {
             out.writeByte(RECEIVE_OUTCOME);
             StoreSerialization.writeList(out, o.delivered(), ForwardedReply::writeDelivery);
@@ -177,7 +179,8 @@ public final class ForwardedReply implements IdentifiedDataSerializable {
         return switch (type) {
             case NULL -> null;
             case BOOLEAN -> in.readBoolean();
-            case SEND_OUTCOME -> new SendOutcome(in.readString(), in.readString(), in.readBoolean());
+            case SEND_OUTCOME -> readSendOutcome(in);
+            case SEND_OUTCOMES -> StoreSerialization.readList(in, ForwardedReply::readSendOutcome);
             case RECEIVE_OUTCOME ->
                 new ReceiveOutcome(
                         StoreSerialization.readList(in, ForwardedReply::readDelivery),
@@ -187,6 +190,16 @@ public final class ForwardedReply implements IdentifiedDataSerializable {
             case DELIVERY -> readDelivery(in);
             default -> throw new IOException("unknown result type " + type);
         };
+    }
+
+    private static void writeSendOutcome(ObjectDataOutput out, SendOutcome s) throws IOException {
+        out.writeString(s.messageId());
+        out.writeString(s.sequenceNumber());
+        out.writeBoolean(s.duplicate());
+    }
+
+    private static SendOutcome readSendOutcome(ObjectDataInput in) throws IOException {
+        return new SendOutcome(in.readString(), in.readString(), in.readBoolean());
     }
 
     private static void writeDelivery(ObjectDataOutput out, Delivery d) throws IOException {

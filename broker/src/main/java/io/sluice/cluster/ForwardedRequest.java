@@ -11,7 +11,8 @@ import java.io.IOException;
 /**
  * A partition request on its way to the partition's owner: the queue, the partition index and
  * the request. After the format byte comes a tag byte for the request's type, then its fields;
- * a {@code Send} carries its message as {@link MessageRecord#snapshot()}.
+ * a {@code Send} carries its message as {@link MessageRecord#snapshot()}, a {@code SendBatch} a
+ * count and that many sends.
  */
 public final class ForwardedRequest implements IdentifiedDataSerializable {
     private static final byte FORMAT = 1;
@@ -26,6 +27,7 @@ public final class ForwardedRequest implements IdentifiedDataSerializable {
     private static final byte REMEMBER_ATTEMPT = 8;
     private static final byte RECALL_ATTEMPT = 9;
     private static final byte REDELIVER = 10;
+    private static final byte SEND_BATCH = 11;
 
     private String queueName;
     private int partition;
@@ -69,9 +71,10 @@ public final class ForwardedRequest implements IdentifiedDataSerializable {
         out.writeInt(partition);
         if (request instanceof PartitionRequest.Send s) {
             out.writeByte(SEND);
-            StoreSerialization.writeMessage(out, s.message().snapshot());
-            out.writeLong(s.delayMillis());
-            out.writeString(s.dedupKey());
+            writeSend(out, s);
+        } else if (request instanceof PartitionRequest.SendBatch b) {
+            out.writeByte(SEND_BATCH);
+            StoreSerialization.writeList(out, b.sends(), ForwardedRequest::writeSend);
         } else if (request instanceof PartitionRequest.Receive r) {
             out.writeByte(RECEIVE);
             out.writeInt(r.max());
@@ -125,9 +128,9 @@ public final class ForwardedRequest implements IdentifiedDataSerializable {
         partition = in.readInt();
         byte type = in.readByte();
         request = switch (type) {
-            case SEND ->
-                new PartitionRequest.Send(
-                        MessageRecord.restore(StoreSerialization.readMessage(in)), in.readLong(), in.readString());
+            case SEND -> readSend(in);
+            case SEND_BATCH ->
+                new PartitionRequest.SendBatch(StoreSerialization.readList(in, ForwardedRequest::readSend));
             case RECEIVE -> new PartitionRequest.Receive(in.readInt(), in.readLong(), in.readInt(), in.readLong());
             case DELETE -> new PartitionRequest.Delete(in.readString(), in.readLong());
             case CHANGE_VISIBILITY ->
@@ -141,6 +144,17 @@ public final class ForwardedRequest implements IdentifiedDataSerializable {
             case REDELIVER -> new PartitionRequest.Redeliver(in.readString(), in.readLong());
             default -> throw new IOException("unknown partition request type " + type);
         };
+    }
+
+    private static void writeSend(ObjectDataOutput out, PartitionRequest.Send s) throws IOException {
+        StoreSerialization.writeMessage(out, s.message().snapshot());
+        out.writeLong(s.delayMillis());
+        out.writeString(s.dedupKey());
+    }
+
+    private static PartitionRequest.Send readSend(ObjectDataInput in) throws IOException {
+        return new PartitionRequest.Send(
+                MessageRecord.restore(StoreSerialization.readMessage(in)), in.readLong(), in.readString());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.sluice.queue;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -20,6 +21,26 @@ public sealed interface PartitionRequest<R> {
         @Override
         public SendOutcome applyTo(Partition p) {
             return p.send(message, delayMillis, dedupKey);
+        }
+    }
+
+    /**
+     * Store the messages of one standard queue's batch, in order: one trip to the partition and one
+     * commit for all of them instead of one per message. Each is a {@link Send} of its own, so a
+     * retried batch finds the messages already stored by their ids.
+     */
+    record SendBatch(List<Send> sends) implements PartitionRequest<List<SendOutcome>> {
+        public SendBatch {
+            sends = List.copyOf(sends);
+        }
+
+        @Override
+        public List<SendOutcome> applyTo(Partition p) {
+            List<SendOutcome> outcomes = new ArrayList<>(sends.size());
+            for (Send send : sends) {
+                outcomes.add(send.applyTo(p));
+            }
+            return outcomes;
         }
     }
 

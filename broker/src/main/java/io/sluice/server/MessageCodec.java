@@ -64,15 +64,18 @@ final class MessageCodec {
 
     /** A batch's answer once every entry is done: entries that failed go in Failed, the rest in Successful. */
     static Future<JsonObject> batchResult(List<Future<JsonObject>> entries) {
-        return Future.all(entries).map(all -> {
-            JsonArray successful = new JsonArray();
-            JsonArray failed = new JsonArray();
-            for (Future<JsonObject> f : entries) {
-                JsonObject r = f.result();
-                (r.containsKey("SenderFault") ? failed : successful).add(r);
-            }
-            return new JsonObject().put("Successful", successful).put("Failed", failed);
-        });
+        return Future.all(entries)
+                .map(all -> batchOf(entries.stream().map(Future::result).toList()));
+    }
+
+    /** Entries in request order, each a success or a {@link #failure}, as the batch response's two lists. */
+    static JsonObject batchOf(List<JsonObject> entries) {
+        JsonArray successful = new JsonArray();
+        JsonArray failed = new JsonArray();
+        for (JsonObject r : entries) {
+            (r.containsKey("SenderFault") ? failed : successful).add(r);
+        }
+        return new JsonObject().put("Successful", successful).put("Failed", failed);
     }
 
     /** A batch entry's failure, as SQS reports it inside a successful batch response. */

@@ -54,7 +54,8 @@ final class SendActions {
         broker.memory.checkRoom();
         QueueMeta meta = broker.queueOf(params, info);
         List<Params> entries = params.objectList("Entries");
-        BatchRules.checkIds(entries.stream().map(e -> e.optionalString("Id")).toList(), "SendMessageBatchRequestEntry");
+        List<String> ids = entries.stream().map(e -> e.optionalString("Id")).toList();
+        BatchRules.checkIds(ids, "SendMessageBatchRequestEntry");
         List<Object> validated = new ArrayList<>(entries.size());
         long total = 0;
         for (Params entry : entries) {
@@ -67,20 +68,55 @@ final class SendActions {
             }
         }
         BatchRules.checkTotalSize(total);
-        List<Future<JsonObject>> results = new ArrayList<>(entries.size());
-        // FIFO entries are stored one after the other so that a batch keeps its order within a group.
+        return meta.fifo() ? sendInOrder(meta, ids, validated) : sendTogether(meta, ids, validated);
+    }
+
+    /**
+     * A standard queue's valid entries go to one partition as one request: one trip and one commit
+     * for the batch. Should the request fail (the partition could not be reached in the router's
+     * time), every valid entry reports that failure.
+     */
+    private Future<JsonObject> sendTogether(QueueMeta meta, List<String> ids, List<Object> validated) {
+        List<PartitionRequest.Send> sends = new ArrayList<>(validated.size());
+        for (Object v : validated) {
+            if (v instanceof Outgoing out) {
+                sends.add(new PartitionRequest.Send(out.record, out.delayMillis));
+            }
+        }
+        Future<List<SendOutcome>> stored = sends.isEmpty()
+                ? Future.succeededFuture(List.of())
+                : broker.router.execute(
+                        meta.name(),
+                        broker.router.partitionForSend(meta.name(), meta.partitions()),
+                        new PartitionRequest.SendBatch(sends));
+        return stored.transform(done -> {
+            List<JsonObject> results = new ArrayList<>(ids.size());
+            int next = 0;
+            for (int i = 0; i < ids.size(); i++) {
+                Object v = validated.get(i);
+                if (!(v instanceof Outgoing out)) {
+                    results.add(MessageCodec.failure(ids.get(i), (SqsException) v));
+                } else if (done.succeeded()) {
+                    results.add(sentEntry(meta, out, done.result().get(next++), ids.get(i)));
+                } else {
+                    results.add(failureOf(ids.get(i), done.cause()));
+                }
+            }
+            return Future.succeededFuture(MessageCodec.batchOf(results));
+        });
+    }
+
+    /** FIFO entries are stored one after the other so that a batch keeps its order within a group. */
+    private Future<JsonObject> sendInOrder(QueueMeta meta, List<String> ids, List<Object> validated) {
+        List<Future<JsonObject>> results = new ArrayList<>(ids.size());
         Future<?> previous = Future.succeededFuture();
-        for (int i = 0; i < entries.size(); i++) {
-            String id = entries.get(i).optionalString("Id");
+        for (int i = 0; i < ids.size(); i++) {
+            String id = ids.get(i);
             Object v = validated.get(i);
             Future<JsonObject> result;
             if (v instanceof Outgoing out) {
-                Future<SendOutcome> sent =
-                        meta.fifo() ? previous.transform(ignored -> send(meta, out)) : send(meta, out);
-                result = sent.map(outcome -> {
-                            broker.metrics.sent(meta.name(), out.size);
-                            return sentResult(out.record, outcome).put("Id", id);
-                        })
+                result = previous.transform(ignored -> send(meta, out))
+                        .map(outcome -> sentEntry(meta, out, outcome, id))
                         .recover(err -> Future.succeededFuture(failureOf(id, err)));
                 previous = result;
             } else {
@@ -89,6 +125,11 @@ final class SendActions {
             results.add(result);
         }
         return MessageCodec.batchResult(results);
+    }
+
+    private JsonObject sentEntry(QueueMeta meta, Outgoing out, SendOutcome outcome, String id) {
+        broker.metrics.sent(meta.name(), out.size);
+        return sentResult(out.record, outcome).put("Id", id);
     }
 
     private Outgoing validate(QueueMeta meta, Params params, RequestInfo info) {

@@ -142,6 +142,24 @@ class ForwardedRequestsTest {
     }
 
     @Test
+    void aBatchOfSendsIsAnsweredWithAnOutcomePerMessageInOrder() throws Exception {
+        long now = System.currentTimeMillis();
+        List<PartitionRequest.Send> sends = List.of("b-1", "b-2", "b-3").stream()
+                .map(id -> new PartitionRequest.Send(
+                        new MessageRecord(id, "body", Map.of(), Map.of(), now, "sender", null, null, null), 0))
+                .toList();
+        ForwardedReply reply = forward(1, new PartitionRequest.SendBatch(sends));
+        assertEquals(ForwardedReply.Kind.RESULT, reply.kind());
+        List<?> outcomes = assertInstanceOf(List.class, reply.get());
+        assertEquals(
+                List.of(
+                        new SendOutcome("b-1", null, false),
+                        new SendOutcome("b-2", null, false),
+                        new SendOutcome("b-3", null, false)),
+                outcomes);
+    }
+
+    @Test
     void aPartitionNotServedHereIsAnsweredMoved() throws Exception {
         owns.set(false);
         assertEquals(ForwardedReply.Kind.MOVED, forward(0, send()).kind());

@@ -195,6 +195,20 @@ class WireSerializationTest {
     }
 
     @Test
+    void aBatchOfSendsRoundTripsInOrder() {
+        MessageRecord first = new MessageRecord("m1", "one", attributes(), Map.of(), 7L, "s", null, null, null);
+        MessageRecord second = new MessageRecord("m2", "two", Map.of(), Map.of(), 8L, "s", "fair", null, null);
+        PartitionRequest.SendBatch back = (PartitionRequest.SendBatch) roundTrip(new PartitionRequest.SendBatch(
+                        List.of(new PartitionRequest.Send(first, 0), new PartitionRequest.Send(second, 2000L))))
+                .request();
+        assertEquals(2, back.sends().size());
+        assertEquals(first.snapshot(), back.sends().get(0).message().snapshot());
+        assertEquals(second.snapshot(), back.sends().get(1).message().snapshot());
+        assertEquals(2000L, back.sends().get(1).delayMillis());
+        assertNull(back.sends().get(1).dedupKey());
+    }
+
+    @Test
     void everyOtherRequestRoundTrips() {
         List<PartitionRequest<?>> requests = List.of(
                 new PartitionRequest.Receive(10, 30_000L, 5, 1000L),
@@ -237,6 +251,7 @@ class WireSerializationTest {
                 Boolean.FALSE,
                 new SendOutcome("m", "123", false),
                 new SendOutcome("m", null, true),
+                List.of(new SendOutcome("m1", null, false), new SendOutcome("m2", "124", true)),
                 new ReceiveOutcome(List.of(delivery("a", 1), sparseDelivery()), List.of(delivery("b", 2))),
                 ReceiveOutcome.EMPTY,
                 new DedupEntry("m", null, 5),

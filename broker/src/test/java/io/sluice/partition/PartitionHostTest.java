@@ -100,6 +100,29 @@ class PartitionHostTest {
     }
 
     @Test
+    void aBatchIsStoredInOrderByOneCommitAndARetryStoresNothingTwice() throws Exception {
+        PartitionDirectory d = directory();
+        List<PartitionRequest.Send> sends = List.of(
+                new PartitionRequest.Send(message(1), 0),
+                new PartitionRequest.Send(message(2), 0),
+                new PartitionRequest.Send(message(3), 0));
+        List<SendOutcome> stored = await(d.execute("q", 0, new PartitionRequest.SendBatch(sends)));
+        assertEquals(
+                List.of("m1", "m2", "m3"),
+                stored.stream().map(SendOutcome::messageId).toList());
+        assertTrue(stored.stream().noneMatch(SendOutcome::duplicate));
+        assertEquals(List.of(3), batchSizes, "one commit for the batch");
+
+        List<SendOutcome> retried = await(d.execute("q", 0, new PartitionRequest.SendBatch(sends)));
+        assertTrue(retried.stream().allMatch(SendOutcome::duplicate), "a retry finds every message stored");
+        List<Delivery> got = await(d.execute("q", 0, new PartitionRequest.Receive(10, 30_000)))
+                .delivered();
+        assertEquals(
+                List.of("body1", "body2", "body3"),
+                got.stream().map(Delivery::body).toList());
+    }
+
+    @Test
     void clientIsAnsweredOnlyAfterTheCommitCompletes() throws Exception {
         PartitionDirectory d = directory();
         holdCommits = true;
