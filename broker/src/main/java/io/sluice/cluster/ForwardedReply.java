@@ -19,7 +19,7 @@ import java.util.List;
  * <ul>
  *   <li>{@link Kind#RESULT}: what the request returned: null (also {@code Void}), a Boolean, a
  *       {@link SendOutcome}, a {@link ReceiveOutcome}, a {@link DedupEntry}, a list of
- *       {@link AttemptRef}, a {@link Delivery} or a list of {@link SendOutcome} (never empty);</li>
+ *       {@link AttemptRef}, a {@link Delivery}, or a list of {@link SendOutcome} or of Boolean (never empty);</li>
  *   <li>{@link Kind#ERROR}: the request failed with an {@link SqsException}, carried as its error
  *       code's name (names survive a reordering of the enum) and its message;</li>
  *   <li>{@link Kind#MOVED}: the node does not own that partition (any more): the sender looks up
@@ -50,6 +50,7 @@ public final class ForwardedReply implements IdentifiedDataSerializable {
     private static final byte ATTEMPT_REFS = 5;
     private static final byte DELIVERY = 6;
     private static final byte SEND_OUTCOMES = 7;
+    private static final byte BOOLEANS = 8;
 
     private static final ForwardedReply MOVED = new ForwardedReply(Kind.MOVED, null);
 
@@ -148,6 +149,9 @@ public final class ForwardedReply implements IdentifiedDataSerializable {
         } else if (v instanceof List<?> list && !list.isEmpty() && list.get(0) instanceof SendOutcome) {
             out.writeByte(SEND_OUTCOMES);
             StoreSerialization.writeList(out, list, (o, e) -> writeSendOutcome(o, (SendOutcome) e));
+        } else if (v instanceof List<?> list && !list.isEmpty() && list.get(0) instanceof Boolean) {
+            out.writeByte(BOOLEANS);
+            StoreSerialization.writeList(out, list, (o, e) -> o.writeBoolean((Boolean) e));
         } else if (v instanceof ReceiveOutcome o) {
             out.writeByte(RECEIVE_OUTCOME);
             StoreSerialization.writeList(out, o.delivered(), ForwardedReply::writeDelivery);
@@ -181,6 +185,7 @@ public final class ForwardedReply implements IdentifiedDataSerializable {
             case BOOLEAN -> in.readBoolean();
             case SEND_OUTCOME -> readSendOutcome(in);
             case SEND_OUTCOMES -> StoreSerialization.readList(in, ForwardedReply::readSendOutcome);
+            case BOOLEANS -> StoreSerialization.readList(in, ObjectDataInput::readBoolean);
             case RECEIVE_OUTCOME ->
                 new ReceiveOutcome(
                         StoreSerialization.readList(in, ForwardedReply::readDelivery),

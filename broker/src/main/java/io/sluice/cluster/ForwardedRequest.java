@@ -12,7 +12,7 @@ import java.io.IOException;
  * A partition request on its way to the partition's owner: the queue, the partition index and
  * the request. After the format byte comes a tag byte for the request's type, then its fields;
  * a {@code Send} carries its message as {@link MessageRecord#snapshot()}, a {@code SendBatch} a
- * count and that many sends.
+ * count and that many sends, a {@code DeleteBatch} a count and that many deletes.
  */
 public final class ForwardedRequest implements IdentifiedDataSerializable {
     private static final byte FORMAT = 1;
@@ -28,6 +28,7 @@ public final class ForwardedRequest implements IdentifiedDataSerializable {
     private static final byte RECALL_ATTEMPT = 9;
     private static final byte REDELIVER = 10;
     private static final byte SEND_BATCH = 11;
+    private static final byte DELETE_BATCH = 12;
 
     private String queueName;
     private int partition;
@@ -83,8 +84,10 @@ public final class ForwardedRequest implements IdentifiedDataSerializable {
             out.writeLong(r.moveMillis());
         } else if (request instanceof PartitionRequest.Delete d) {
             out.writeByte(DELETE);
-            out.writeString(d.messageId());
-            out.writeLong(d.token());
+            writeDelete(out, d);
+        } else if (request instanceof PartitionRequest.DeleteBatch b) {
+            out.writeByte(DELETE_BATCH);
+            StoreSerialization.writeList(out, b.deletes(), ForwardedRequest::writeDelete);
         } else if (request instanceof PartitionRequest.ChangeVisibility c) {
             out.writeByte(CHANGE_VISIBILITY);
             out.writeString(c.messageId());
@@ -132,7 +135,9 @@ public final class ForwardedRequest implements IdentifiedDataSerializable {
             case SEND_BATCH ->
                 new PartitionRequest.SendBatch(StoreSerialization.readList(in, ForwardedRequest::readSend));
             case RECEIVE -> new PartitionRequest.Receive(in.readInt(), in.readLong(), in.readInt(), in.readLong());
-            case DELETE -> new PartitionRequest.Delete(in.readString(), in.readLong());
+            case DELETE -> readDelete(in);
+            case DELETE_BATCH ->
+                new PartitionRequest.DeleteBatch(StoreSerialization.readList(in, ForwardedRequest::readDelete));
             case CHANGE_VISIBILITY ->
                 new PartitionRequest.ChangeVisibility(in.readString(), in.readLong(), in.readLong(), in.readString());
             case PURGE -> new PartitionRequest.Purge();
@@ -155,6 +160,15 @@ public final class ForwardedRequest implements IdentifiedDataSerializable {
     private static PartitionRequest.Send readSend(ObjectDataInput in) throws IOException {
         return new PartitionRequest.Send(
                 MessageRecord.restore(StoreSerialization.readMessage(in)), in.readLong(), in.readString());
+    }
+
+    private static void writeDelete(ObjectDataOutput out, PartitionRequest.Delete d) throws IOException {
+        out.writeString(d.messageId());
+        out.writeLong(d.token());
+    }
+
+    private static PartitionRequest.Delete readDelete(ObjectDataInput in) throws IOException {
+        return new PartitionRequest.Delete(in.readString(), in.readLong());
     }
 
     @Override

@@ -65,6 +65,26 @@ public sealed interface PartitionRequest<R> {
         }
     }
 
+    /**
+     * Delete several messages of a standard queue's partition by their receipt tokens: one trip for the
+     * entries of a DeleteMessageBatch that are there. A standard delete never fails once its handle is
+     * read (it deletes, or finds nothing to delete), so each gets its answer.
+     */
+    record DeleteBatch(List<Delete> deletes) implements PartitionRequest<List<Boolean>> {
+        public DeleteBatch {
+            deletes = List.copyOf(deletes);
+        }
+
+        @Override
+        public List<Boolean> applyTo(Partition p) {
+            List<Boolean> deleted = new ArrayList<>(deletes.size());
+            for (Delete delete : deletes) {
+                deleted.add(delete.applyTo(p));
+            }
+            return deleted;
+        }
+    }
+
     /** Set a new visibility timeout counted from now. */
     record ChangeVisibility(String messageId, long token, long timeoutMillis, String receiptHandle)
             implements PartitionRequest<Void> {

@@ -10,7 +10,10 @@ import io.sluice.queue.SqsException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /** What a consumer does with a received message: DeleteMessage and ChangeMessageVisibility, single and batched. */
@@ -28,7 +31,10 @@ final class AcknowledgeActions {
 
     Future<JsonObject> deleteMessageBatch(Params params, RequestInfo info) {
         QueueMeta meta = broker.queueOf(params, info);
-        return batch(params, "DeleteMessageBatchRequestEntry", entry -> delete(meta, entry));
+        if (meta.fifo()) {
+            return batch(params, "DeleteMessageBatchRequestEntry", entry -> delete(meta, entry));
+        }
+        return deleteTogether(meta, params);
     }
 
     Future<JsonObject> changeMessageVisibility(Params params, RequestInfo info) {
@@ -52,6 +58,53 @@ final class AcknowledgeActions {
                     }
                     return null;
                 });
+    }
+
+    /**
+     * A standard queue's deletes go to their partitions as one request per partition (the messages of one
+     * receive mostly come from one). An entry whose handle cannot be read fails alone; should a partition's
+     * request fail, the entries sent there report that failure.
+     */
+    private Future<JsonObject> deleteTogether(QueueMeta meta, Params params) {
+        List<Params> entries = params.objectList("Entries");
+        List<String> ids = entries.stream().map(e -> e.optionalString("Id")).toList();
+        BatchRules.checkIds(ids, "DeleteMessageBatchRequestEntry");
+        JsonObject[] results = new JsonObject[entries.size()];
+        ReceiptHandle[] handles = new ReceiptHandle[entries.size()];
+        Map<Integer, List<Integer>> entriesByPartition = new LinkedHashMap<>();
+        for (int i = 0; i < entries.size(); i++) {
+            try {
+                handles[i] = handleOf(meta, entries.get(i).requiredString("ReceiptHandle"));
+                entriesByPartition
+                        .computeIfAbsent(handles[i].partition(), p -> new ArrayList<>())
+                        .add(i);
+            } catch (SqsException e) {
+                results[i] = MessageCodec.failure(ids.get(i), e);
+            }
+        }
+        List<Future<Void>> trips = new ArrayList<>(entriesByPartition.size());
+        entriesByPartition.forEach((partition, indexes) -> {
+            List<PartitionRequest.Delete> deletes = indexes.stream()
+                    .map(i -> new PartitionRequest.Delete(handles[i].messageId(), handles[i].token()))
+                    .toList();
+            trips.add(broker.router
+                    .execute(meta.name(), partition, new PartitionRequest.DeleteBatch(deletes))
+                    .transform(done -> {
+                        for (int k = 0; k < indexes.size(); k++) {
+                            int i = indexes.get(k);
+                            if (done.failed()) {
+                                results[i] = SendActions.failureOf(ids.get(i), done.cause());
+                                continue;
+                            }
+                            if (done.result().get(k)) {
+                                broker.metrics.deleted(meta.name());
+                            }
+                            results[i] = new JsonObject().put("Id", ids.get(i));
+                        }
+                        return Future.<Void>succeededFuture();
+                    }));
+        });
+        return Future.all(trips).map(all -> MessageCodec.batchOf(Arrays.asList(results)));
     }
 
     private Future<Void> changeVisibility(QueueMeta meta, Params params) {

@@ -215,6 +215,8 @@ class WireSerializationTest {
                 new PartitionRequest.Receive(1, 0),
                 new PartitionRequest.Delete("m", 42L),
                 new PartitionRequest.Delete(null, -1L),
+                new PartitionRequest.DeleteBatch(
+                        List.of(new PartitionRequest.Delete("m", 42L), new PartitionRequest.Delete("n", 7L))),
                 new PartitionRequest.ChangeVisibility("m", 42L, 0L, "handle+/="),
                 new PartitionRequest.ChangeVisibility("m", 1L, 43_200_000L, null),
                 new PartitionRequest.Purge(),
@@ -252,6 +254,7 @@ class WireSerializationTest {
                 new SendOutcome("m", "123", false),
                 new SendOutcome("m", null, true),
                 List.of(new SendOutcome("m1", null, false), new SendOutcome("m2", "124", true)),
+                List.of(true, false, true),
                 new ReceiveOutcome(List.of(delivery("a", 1), sparseDelivery()), List.of(delivery("b", 2))),
                 ReceiveOutcome.EMPTY,
                 new DedupEntry("m", null, 5),

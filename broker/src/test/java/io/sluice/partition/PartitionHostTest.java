@@ -123,6 +123,32 @@ class PartitionHostTest {
     }
 
     @Test
+    void aBatchOfDeletesAnswersEachByOneCommit() throws Exception {
+        PartitionDirectory d = directory();
+        await(d.execute(
+                "q",
+                0,
+                new PartitionRequest.SendBatch(
+                        List.of(new PartitionRequest.Send(message(1), 0), new PartitionRequest.Send(message(2), 0)))));
+        List<Delivery> got = await(d.execute("q", 0, new PartitionRequest.Receive(10, 30_000)))
+                .delivered();
+        assertEquals(2, got.size());
+        batchSizes.clear();
+        List<Boolean> deleted = await(d.execute(
+                "q",
+                0,
+                new PartitionRequest.DeleteBatch(List.of(
+                        new PartitionRequest.Delete(
+                                got.get(0).messageId(), got.get(0).receiptToken()),
+                        new PartitionRequest.Delete(
+                                got.get(1).messageId(), got.get(1).receiptToken() + 1),
+                        new PartitionRequest.Delete("no-such-message", 1)))));
+        assertEquals(List.of(true, false, false), deleted, "a stale token and an unknown message delete nothing");
+        assertEquals(1, batchSizes.size(), "one commit for the batch: " + batchSizes);
+        assertEquals(1, d.stats("q")[0].inFlight());
+    }
+
+    @Test
     void clientIsAnsweredOnlyAfterTheCommitCompletes() throws Exception {
         PartitionDirectory d = directory();
         holdCommits = true;
