@@ -13,6 +13,8 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.ReplyException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -109,6 +111,8 @@ public final class ClusterRouter implements PartitionRouter {
             tried = Future.failedFuture(new PartitionMoved(queueName, partition));
         } else if (owner.localMember()) {
             tried = local.execute(queueName, partition, request);
+        } else if (request instanceof PartitionRequest.Batched<?> batch && !HazelcastOwnership.takesBatches(owner)) {
+            tried = oneByOne(HazelcastOwnership.nodeId(owner), queueName, partition, batch);
         } else {
             tried = forward(HazelcastOwnership.nodeId(owner), queueName, partition, request);
         }
@@ -159,6 +163,22 @@ public final class ClusterRouter implements PartitionRouter {
                     }
                     return (R) reply.get();
                 });
+    }
+
+    /**
+     * A batch for an owner of an older build, which would not decode it: its parts, each forwarded as
+     * it was before batches existed, answered together. Should one fail, the batch is retried whole:
+     * each part is idempotent (a send by its message id, a delete by its receipt token).
+     */
+    @SuppressWarnings("unchecked")
+    private <R, E> Future<R> oneByOne(
+            String nodeId, String queueName, int partition, PartitionRequest.Batched<E> batch) {
+        List<Future<E>> parts = new ArrayList<>(batch.parts().size());
+        for (PartitionRequest<E> part : batch.parts()) {
+            parts.add(forward(nodeId, queueName, partition, part));
+        }
+        return Future.all(parts)
+                .map(all -> (R) parts.stream().map(Future::result).toList());
     }
 
     /**

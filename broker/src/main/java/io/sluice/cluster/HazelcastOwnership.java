@@ -16,6 +16,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class HazelcastOwnership implements Ownership {
     static final String NODE_ID_ATTRIBUTE = "__vertx.nodeId";
+    /**
+     * Set on members that serve batched partition requests ({@code SendBatch}, {@code DeleteBatch});
+     * a member of an older build, in a rolling upgrade, lacks it.
+     */
+    static final String BATCHES_ATTRIBUTE = "sluice.batches";
 
     private final PartitionService partitions;
     /**
@@ -61,6 +66,11 @@ public final class HazelcastOwnership implements Ownership {
             });
         }
         return known[partition];
+    }
+
+    /** Whether the member serves batched partition requests (see {@link #BATCHES_ATTRIBUTE}). */
+    public static boolean takesBatches(Member member) {
+        return member.getAttribute(BATCHES_ATTRIBUTE) != null;
     }
 
     public static String nodeId(Member member) {

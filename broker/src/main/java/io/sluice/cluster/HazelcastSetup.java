@@ -74,6 +74,8 @@ public final class HazelcastSetup {
         if (c.getProperty(RESPONSE_THREADS) == null && System.getProperty(RESPONSE_THREADS) == null) {
             c.setProperty(RESPONSE_THREADS, "0");
         }
+        // Other members send batched partition requests to this one; older builds get them one by one.
+        c.getMemberAttributeConfig().setAttribute(HazelcastOwnership.BATCHES_ATTRIBUTE, "1");
         // Every queue partition's records, in the partition store service: one operation per commit.
         PartitionStore.register(c, settings.backupCount(), SPLIT_BRAIN_PROTECTION);
         if (c.getMapConfigOrNull(QUEUES_MAP) == null) {

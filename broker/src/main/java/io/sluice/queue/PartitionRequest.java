@@ -25,13 +25,26 @@ public sealed interface PartitionRequest<R> {
     }
 
     /**
+     * Several requests of one kind to one partition, answered with their answers in order. A node of a
+     * build older than these requests is sent the {@link #parts()} one by one instead.
+     */
+    sealed interface Batched<E> extends PartitionRequest<List<E>> permits SendBatch, DeleteBatch {
+        List<? extends PartitionRequest<E>> parts();
+    }
+
+    /**
      * Store the messages of one standard queue's batch, in order: one trip to the partition and one
      * commit for all of them instead of one per message. Each is a {@link Send} of its own, so a
      * retried batch finds the messages already stored by their ids.
      */
-    record SendBatch(List<Send> sends) implements PartitionRequest<List<SendOutcome>> {
+    record SendBatch(List<Send> sends) implements Batched<SendOutcome> {
         public SendBatch {
             sends = List.copyOf(sends);
+        }
+
+        @Override
+        public List<Send> parts() {
+            return sends;
         }
 
         @Override
@@ -70,9 +83,14 @@ public sealed interface PartitionRequest<R> {
      * entries of a DeleteMessageBatch that are there. A standard delete never fails once its handle is
      * read (it deletes, or finds nothing to delete), so each gets its answer.
      */
-    record DeleteBatch(List<Delete> deletes) implements PartitionRequest<List<Boolean>> {
+    record DeleteBatch(List<Delete> deletes) implements Batched<Boolean> {
         public DeleteBatch {
             deletes = List.copyOf(deletes);
+        }
+
+        @Override
+        public List<Delete> parts() {
+            return deletes;
         }
 
         @Override

@@ -19,6 +19,7 @@ import io.sluice.queue.InMemoryQueueRegistry;
 import io.sluice.queue.MessageRecord;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.QueueMeta;
+import io.sluice.queue.SendOutcome;
 import io.sluice.queue.SqsException;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
@@ -67,7 +68,11 @@ class ClusterRouterTest {
     static void start() {
         cluster = new InProcessCluster();
         a = cluster.node();
-        b = cluster.node();
+        // B acts as a node of a build that predates batched requests: it does not announce them.
+        b = cluster.node(c -> {
+            c.getMemberAttributeConfig().removeAttribute(HazelcastOwnership.BATCHES_ATTRIBUTE);
+            return c;
+        });
         InProcessCluster.awaitSettled(a.hz());
         HazelcastOwnership ownedByA = new HazelcastOwnership(a.hz().getPartitionService());
         HazelcastOwnership ownedByB = new HazelcastOwnership(b.hz().getPartitionService());
@@ -158,6 +163,22 @@ class ClusterRouterTest {
         Answer<R> answer = route(caller, partition, request).get(30, TimeUnit.SECONDS);
         assertSame(caller, answer.context(), "answered on the caller's context");
         return answer;
+    }
+
+    @Test
+    void aBatchForAnOwnerOfAnOlderBuildTravelsAsItsParts() throws Exception {
+        int ofB = InProcessCluster.partitionOwnedBy(b.hz(), QUEUE, PARTITIONS);
+        List<PartitionRequest.Send> sends = List.of(send("x1"), send("x2"), send("x3"));
+        int before = sentToB.get();
+
+        List<SendOutcome> stored =
+                routed(ofB, new PartitionRequest.SendBatch(sends)).result().result();
+
+        assertEquals(
+                sends.stream().map(s -> s.message().messageId()).toList(),
+                stored.stream().map(SendOutcome::messageId).toList());
+        assertEquals(3, sentToB.get() - before, "one request per message, as B's build knows them");
+        assertEquals(3, onB.stats(QUEUE)[ofB].visible());
     }
 
     @Test

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * Real Hazelcast members in this JVM, configured as a node configures itself
@@ -59,7 +60,12 @@ final class InProcessCluster implements AutoCloseable {
      * registers them, and waits until it has joined the others.
      */
     Node node() {
-        HazelcastClusterManager manager = new HazelcastClusterManager(config());
+        return node(UnaryOperator.identity());
+    }
+
+    /** As {@link #node()}, with the node's configuration changed first (to act as a member of another build). */
+    Node node(UnaryOperator<Config> adjust) {
+        HazelcastClusterManager manager = new HazelcastClusterManager(adjust.apply(config()));
         VertxOptions options = new VertxOptions().setEventLoopPoolSize(2);
         options.getEventBusOptions().setHost(settings.host()).setPort(0).setClusterPublicHost(settings.host());
         Vertx vertx =

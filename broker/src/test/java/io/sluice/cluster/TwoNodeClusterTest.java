@@ -15,6 +15,7 @@ import io.sluice.server.SluiceNode;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -29,7 +30,10 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchResponse;
 import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 
 /**
  * Two real nodes (two Hazelcast members, clustered Vert.x) in this JVM: every call works through
@@ -126,6 +130,61 @@ class TwoNodeClusterTest {
                         .equals(viaB.getQueueAttributes(r -> r.queueUrl(url).attributeNamesWithStrings("All"))
                                 .attributesAsStrings()
                                 .get("ApproximateNumberOfMessagesNotVisible")));
+    }
+
+    /**
+     * Batches through either node: sent through A (stored in A's partitions), received and deleted in
+     * batches through B, so B forwards each partition's deletes to A as one request.
+     */
+    @Test
+    void batchesSentThroughOneNodeAreDeletedThroughTheOther() {
+        String url = viaA.createQueue(r -> r.queueName("batches")).queueUrl();
+        Set<String> sent = new HashSet<>();
+        for (int batch = 0; batch < 5; batch++) {
+            List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                String body = "b" + batch + "-" + i;
+                entries.add(SendMessageBatchRequestEntry.builder()
+                        .id("e" + i)
+                        .messageBody(body)
+                        .build());
+                sent.add(body);
+            }
+            assertTrue(viaA.sendMessageBatch(r -> r.queueUrl(url).entries(entries))
+                    .failed()
+                    .isEmpty());
+        }
+        double before = forwarded(b);
+        Set<String> received = new HashSet<>();
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            List<Message> got = viaB.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10))
+                    .messages();
+            if (!got.isEmpty()) {
+                List<DeleteMessageBatchRequestEntry> deletes = new ArrayList<>();
+                for (int i = 0; i < got.size(); i++) {
+                    received.add(got.get(i).body());
+                    deletes.add(DeleteMessageBatchRequestEntry.builder()
+                            .id("d" + i)
+                            .receiptHandle(got.get(i).receiptHandle())
+                            .build());
+                }
+                DeleteMessageBatchResponse deleted =
+                        viaB.deleteMessageBatch(r -> r.queueUrl(url).entries(deletes));
+                assertTrue(deleted.failed().isEmpty(), "failed: " + deleted.failed());
+                assertEquals(got.size(), deleted.successful().size());
+            }
+            return received.size() == sent.size();
+        });
+        assertEquals(sent, received);
+        assertTrue(forwarded(b) > before, "B forwarded requests to A");
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> viaA
+                        .getQueueAttributes(r -> r.queueUrl(url).attributeNamesWithStrings("All"))
+                        .attributesAsStrings()
+                        .entrySet()
+                        .stream()
+                        .filter(e -> e.getKey().startsWith("ApproximateNumberOfMessages"))
+                        .allMatch(e -> e.getValue().equals("0")));
     }
 
     /**
