@@ -30,6 +30,16 @@ public sealed interface PartitionRequest<R> {
      */
     sealed interface Batched<E> extends PartitionRequest<List<E>> permits SendBatch, DeleteBatch {
         List<? extends PartitionRequest<E>> parts();
+
+        /** Each part in turn, on the partition's loop as one task: their changes go out in one commit. */
+        @Override
+        default List<E> applyTo(Partition p) {
+            List<E> answers = new ArrayList<>(parts().size());
+            for (PartitionRequest<E> part : parts()) {
+                answers.add(part.applyTo(p));
+            }
+            return answers;
+        }
     }
 
     /**
@@ -45,15 +55,6 @@ public sealed interface PartitionRequest<R> {
         @Override
         public List<Send> parts() {
             return sends;
-        }
-
-        @Override
-        public List<SendOutcome> applyTo(Partition p) {
-            List<SendOutcome> outcomes = new ArrayList<>(sends.size());
-            for (Send send : sends) {
-                outcomes.add(send.applyTo(p));
-            }
-            return outcomes;
         }
     }
 
@@ -91,15 +92,6 @@ public sealed interface PartitionRequest<R> {
         @Override
         public List<Delete> parts() {
             return deletes;
-        }
-
-        @Override
-        public List<Boolean> applyTo(Partition p) {
-            List<Boolean> deleted = new ArrayList<>(deletes.size());
-            for (Delete delete : deletes) {
-                deleted.add(delete.applyTo(p));
-            }
-            return deleted;
         }
     }
 
