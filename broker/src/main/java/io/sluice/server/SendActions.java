@@ -37,8 +37,14 @@ final class SendActions {
         this.broker = broker;
     }
 
+    /** A batch entry once validated: ready for a partition, or refused with the error it reports. */
+    private sealed interface Checked permits Outgoing, Refused {}
+
     /** A validated message ready for a partition, with its size for the batch limit. */
-    private record Outgoing(MessageRecord record, long delayMillis, int size, String dedupKey) {}
+    private record Outgoing(MessageRecord record, long delayMillis, int size, String dedupKey) implements Checked {}
+
+    /** A batch entry that failed validation; the rest of the batch goes on. */
+    private record Refused(SqsException error) implements Checked {}
 
     Future<JsonObject> sendMessage(Params params, RequestInfo info) {
         broker.memory.checkRoom();
@@ -56,7 +62,7 @@ final class SendActions {
         List<Params> entries = params.objectList("Entries");
         List<String> ids = entries.stream().map(e -> e.optionalString("Id")).toList();
         BatchRules.checkIds(ids, "SendMessageBatchRequestEntry");
-        List<Object> validated = new ArrayList<>(entries.size());
+        List<Checked> validated = new ArrayList<>(entries.size());
         long total = 0;
         for (Params entry : entries) {
             try {
@@ -64,7 +70,7 @@ final class SendActions {
                 total += out.size;
                 validated.add(out);
             } catch (SqsException e) {
-                validated.add(e);
+                validated.add(new Refused(e));
             }
         }
         BatchRules.checkTotalSize(total);
@@ -76,9 +82,9 @@ final class SendActions {
      * for the batch. Should the request fail (the partition could not be reached in the router's
      * time), every valid entry reports that failure.
      */
-    private Future<JsonObject> sendTogether(QueueMeta meta, List<String> ids, List<Object> validated) {
+    private Future<JsonObject> sendTogether(QueueMeta meta, List<String> ids, List<Checked> validated) {
         List<PartitionRequest.Send> sends = new ArrayList<>(validated.size());
-        for (Object v : validated) {
+        for (Checked v : validated) {
             if (v instanceof Outgoing out) {
                 sends.add(new PartitionRequest.Send(out.record, out.delayMillis));
             }
@@ -93,10 +99,10 @@ final class SendActions {
             List<JsonObject> results = new ArrayList<>(ids.size());
             int next = 0;
             for (int i = 0; i < ids.size(); i++) {
-                Object v = validated.get(i);
-                if (!(v instanceof Outgoing out)) {
-                    results.add(MessageCodec.failure(ids.get(i), (SqsException) v));
-                } else if (done.succeeded()) {
+                Checked v = validated.get(i);
+                if (v instanceof Refused refused) {
+                    results.add(MessageCodec.failure(ids.get(i), refused.error()));
+                } else if (v instanceof Outgoing out && done.succeeded()) {
                     results.add(sentEntry(meta, out, done.result().get(next++), ids.get(i)));
                 } else {
                     results.add(failureOf(ids.get(i), done.cause()));
@@ -107,20 +113,21 @@ final class SendActions {
     }
 
     /** FIFO entries are stored one after the other so that a batch keeps its order within a group. */
-    private Future<JsonObject> sendInOrder(QueueMeta meta, List<String> ids, List<Object> validated) {
+    private Future<JsonObject> sendInOrder(QueueMeta meta, List<String> ids, List<Checked> validated) {
         List<Future<JsonObject>> results = new ArrayList<>(ids.size());
         Future<?> previous = Future.succeededFuture();
         for (int i = 0; i < ids.size(); i++) {
             String id = ids.get(i);
-            Object v = validated.get(i);
+            Checked v = validated.get(i);
             Future<JsonObject> result;
-            if (v instanceof Outgoing out) {
+            if (v instanceof Refused refused) {
+                result = Future.succeededFuture(MessageCodec.failure(id, refused.error()));
+            } else {
+                Outgoing out = (Outgoing) v;
                 result = previous.transform(ignored -> send(meta, out))
                         .map(outcome -> sentEntry(meta, out, outcome, id))
                         .recover(err -> Future.succeededFuture(failureOf(id, err)));
                 previous = result;
-            } else {
-                result = Future.succeededFuture(MessageCodec.failure(id, (SqsException) v));
             }
             results.add(result);
         }
