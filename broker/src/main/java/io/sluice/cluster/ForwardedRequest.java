@@ -75,7 +75,7 @@ public final class ForwardedRequest implements IdentifiedDataSerializable {
             writeSend(out, s);
         } else if (request instanceof PartitionRequest.SendBatch b) {
             out.writeByte(SEND_BATCH);
-            StoreSerialization.writeList(out, b.sends(), ForwardedRequest::writeSend);
+            StoreSerialization.writeList(out, b.parts(), ForwardedRequest::writeSend);
         } else if (request instanceof PartitionRequest.Receive r) {
             out.writeByte(RECEIVE);
             out.writeInt(r.max());
@@ -87,7 +87,7 @@ public final class ForwardedRequest implements IdentifiedDataSerializable {
             writeDelete(out, d);
         } else if (request instanceof PartitionRequest.DeleteBatch b) {
             out.writeByte(DELETE_BATCH);
-            StoreSerialization.writeList(out, b.deletes(), ForwardedRequest::writeDelete);
+            StoreSerialization.writeList(out, b.parts(), ForwardedRequest::writeDelete);
         } else if (request instanceof PartitionRequest.ChangeVisibility c) {
             out.writeByte(CHANGE_VISIBILITY);
             out.writeString(c.messageId());

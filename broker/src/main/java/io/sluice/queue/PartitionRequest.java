@@ -47,14 +47,9 @@ public sealed interface PartitionRequest<R> {
      * commit for all of them instead of one per message. Each is a {@link Send} of its own, so a
      * retried batch finds the messages already stored by their ids.
      */
-    record SendBatch(List<Send> sends) implements Batched<SendOutcome> {
+    record SendBatch(List<Send> parts) implements Batched<SendOutcome> {
         public SendBatch {
-            sends = List.copyOf(sends);
-        }
-
-        @Override
-        public List<Send> parts() {
-            return sends;
+            parts = List.copyOf(parts);
         }
     }
 
@@ -84,14 +79,9 @@ public sealed interface PartitionRequest<R> {
      * entries of a DeleteMessageBatch that are there. A standard delete never fails once its handle is
      * read (it deletes, or finds nothing to delete), so each gets its answer.
      */
-    record DeleteBatch(List<Delete> deletes) implements Batched<Boolean> {
+    record DeleteBatch(List<Delete> parts) implements Batched<Boolean> {
         public DeleteBatch {
-            deletes = List.copyOf(deletes);
-        }
-
-        @Override
-        public List<Delete> parts() {
-            return deletes;
+            parts = List.copyOf(parts);
         }
     }
 

@@ -201,11 +201,11 @@ class WireSerializationTest {
         PartitionRequest.SendBatch back = (PartitionRequest.SendBatch) roundTrip(new PartitionRequest.SendBatch(
                         List.of(new PartitionRequest.Send(first, 0), new PartitionRequest.Send(second, 2000L))))
                 .request();
-        assertEquals(2, back.sends().size());
-        assertEquals(first.snapshot(), back.sends().get(0).message().snapshot());
-        assertEquals(second.snapshot(), back.sends().get(1).message().snapshot());
-        assertEquals(2000L, back.sends().get(1).delayMillis());
-        assertNull(back.sends().get(1).dedupKey());
+        assertEquals(2, back.parts().size());
+        assertEquals(first.snapshot(), back.parts().get(0).message().snapshot());
+        assertEquals(second.snapshot(), back.parts().get(1).message().snapshot());
+        assertEquals(2000L, back.parts().get(1).delayMillis());
+        assertNull(back.parts().get(1).dedupKey());
     }
 
     @Test
