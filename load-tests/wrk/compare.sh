@@ -1,30 +1,38 @@
 #!/usr/bin/env bash
 # Sluice (one node, the embedded default) against ElasticMQ 1.7.1 with wrk, a client that costs the
-# shared cores far less than Gatling: SendMessage and SendMessageBatch ×10 over AWS Query and AWS JSON
-# 1.0, 256-byte bodies, 32 connections, the two brokers alternating (A B A B), medians of the rounds.
+# shared cores far less than Gatling: SendMessage, SendMessageBatch ×10, and ReceiveMessage (10) +
+# DeleteMessageBatch, over AWS Query and AWS JSON 1.0, 256-byte bodies, 32 connections, the two
+# brokers alternating (A B A B), medians of the rounds.
 #
 #   load-tests/wrk/compare.sh
 #
-# Knobs (environment): SCENARIOS (send,batch), PROTOCOLS (query,json), ROUNDS (2), WARMUP seconds of
-# the same load before each measured run (60), DURATION seconds measured (20), CONNECTIONS (32), HEAP
-# (2g, -Xms and -Xmx of both), JAR (broker/target/sluice.jar; build it first: mvn -q -B -DskipTests
-# package), SLUICE_PORT (9500), ELASTICMQ_PORT (9525): both must be free.
+# Knobs (environment): SCENARIOS (send,batch,recvdel), PROTOCOLS (query,json), ROUNDS (2), WARMUP
+# seconds of the same load before each measured run (60), DURATION seconds measured (20), CONNECTIONS
+# (32), PREFILL messages stored before recvdel's measured run (600000), HEAP (2g, -Xms and -Xmx of
+# both), JAR (broker/target/sluice.jar; build it first: mvn -q -B -DskipTests package), SLUICE_PORT
+# (9500), ELASTICMQ_PORT (9525): both must be free.
 #
 # Each round starts each broker afresh. A send-only load keeps every message, so the warm-up goes to
 # queues that are deleted every 15 s (heap for the measured run) and the measured run to a queue of its
-# own. Server CPU: utime + stime of the broker's JVM (/proc/PID/stat) over the measured run; client CPU:
-# wrk's own. ElasticMQ comes from Maven Central into load-tests/target/elasticmq/lib, as
-# run-benchmark.sh fetches it. Needs wrk (Debian: apt-get install wrk), curl, java 17, mvn.
-# Traffic goes to 127.0.0.1 only; every run is bounded (WARMUP + DURATION seconds of load).
+# own. recvdel stores PREFILL messages first (fill.lua: SendMessageBatch over Query, not measured),
+# then receives and deletes for DURATION seconds or until the queue is drained, whichever comes first;
+# its rate is the messages deleted over the time from the first receive to the last delete
+# (recvdel.lua); its warm-up repeats the same with 100,000 messages at a time. Server CPU: utime +
+# stime of the broker's JVM (/proc/PID/stat) over the measured run; client CPU: wrk's own. ElasticMQ
+# comes from Maven Central into load-tests/target/elasticmq/lib, as run-benchmark.sh fetches it. Needs
+# wrk (Debian: apt-get install wrk), curl, java 17, mvn. Traffic goes to 127.0.0.1 only; every run is
+# bounded (WARMUP + DURATION seconds of load, plus recvdel's fills).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-SCENARIOS=${SCENARIOS:-send,batch}
+SCENARIOS=${SCENARIOS:-send,batch,recvdel}
 PROTOCOLS=${PROTOCOLS:-query,json}
 ROUNDS=${ROUNDS:-2}
 WARMUP=${WARMUP:-60}
 DURATION=${DURATION:-20}
 CONNECTIONS=${CONNECTIONS:-32}
+PREFILL=${PREFILL:-600000}
+WARM_FILL=100000
 HEAP=${HEAP:-2g}
 JAR=${JAR:-$root/broker/target/sluice.jar}
 SLUICE_PORT=${SLUICE_PORT:-9500}
@@ -32,7 +40,8 @@ ELASTICMQ_PORT=${ELASTICMQ_PORT:-9525}
 IFS=, read -r -a scenario_list <<<"$SCENARIOS"
 IFS=, read -r -a protocol_list <<<"$PROTOCOLS"
 for scenario in "${scenario_list[@]}"; do
-  [[ $scenario == send || $scenario == batch ]] || { echo "compare.sh: SCENARIOS takes send and batch" >&2; exit 2; }
+  [[ $scenario == send || $scenario == batch || $scenario == recvdel ]] ||
+    { echo "compare.sh: SCENARIOS takes send, batch and recvdel" >&2; exit 2; }
 done
 for protocol in "${protocol_list[@]}"; do
   [[ $protocol == query || $protocol == json ]] || { echo "compare.sh: PROTOCOLS takes query and json" >&2; exit 2; }
@@ -87,21 +96,32 @@ start_broker() { # target port
   exit 1
 }
 
-# wrk against a queue for some seconds; prints "requests non2xx client-ticks"
-run_wrk() { # port script queue-url seconds
+# wrk against a queue for some seconds, or until the script creates $stop_file (fill, recvdel);
+# prints "requests non2xx client-ticks" and leaves wrk's report in $out/wrk-last.txt
+stop_file=$out/wrk-stopped
+run_wrk() { # port script queue-url seconds [protocol]
   local report="$out/wrk-last.txt" w t0 t1
-  QUEUE_URL=$3 wrk -t1 -c"$CONNECTIONS" -d"$4s" -s "$here/$2.lua" "http://127.0.0.1:$1/" >"$report" &
+  rm -f "$stop_file"
+  QUEUE_URL=$3 PROTOCOL=${5:-query} STOP_FILE=$stop_file FILL_MESSAGES=${FILL_MESSAGES:-0} \
+    wrk -t1 -c"$CONNECTIONS" -d"$4s" -s "$here/$2.lua" "http://127.0.0.1:$1/" >"$report" &
   w=$!
   t0=$(awk '{print $14 + $15}' "/proc/$w/stat" 2>/dev/null || echo 0)
   # wrk's CPU, read just before it exits: it spends nearly all of it in the timed window
   t1=$t0
   while kill -0 "$w" 2>/dev/null; do
     t1=$(awk '{print $14 + $15}' "/proc/$w/stat" 2>/dev/null || echo "$t1")
+    [[ -e $stop_file ]] && kill -INT "$w" 2>/dev/null
     sleep 0.2
   done
   wait "$w"
   cat "$report" >>"$out/wrk.txt"
   echo "$(awk '/requests in/ {print $1}' "$report") $(awk '/Non-2xx/ {print $NF}' "$report" | grep . || echo 0) $((t1 - t0))"
+}
+fill() { # port queue-url messages
+  FILL_MESSAGES=$3 run_wrk "$1" fill "$2" 600 >/dev/null
+}
+recvdel_field() { # name -> its value in the last recvdel report line
+  sed -n "s/^recvdel .*$1=\([0-9]*\).*/\1/p" "$out/wrk-last.txt"
 }
 
 tck=$(getconf CLK_TCK)
@@ -114,23 +134,36 @@ for ((round = 1; round <= ROUNDS; round++)); do
     start_broker "$target" "$port"
     for name in "${scenario_list[@]}"; do for protocol in "${protocol_list[@]}"; do
       scenario="$name $protocol"
-      script=$name; [[ $protocol == json ]] && script+=-json
+      script=$name; [[ $protocol == json && $name != recvdel ]] && script+=-json
       per=1; [[ $script == batch* ]] && per=10
       left=$WARMUP; chunk=0
       while ((left > 0)); do
         s=$((left < 15 ? left : 15)); chunk=$((chunk + 1))
-        url=$(create_queue "$port" "warm-$script-$chunk")
-        run_wrk "$port" "$script" "$url" "$s" >/dev/null
+        url=$(create_queue "$port" "warm-$name-$protocol-$chunk")
+        if [[ $name == recvdel ]]; then
+          fill "$port" "$url" "$WARM_FILL"
+          run_wrk "$port" recvdel "$url" "$s" "$protocol" >/dev/null
+          s=$(( $(recvdel_field duration_us) / 1000000 + 1 ))
+        else
+          run_wrk "$port" "$script" "$url" "$s" >/dev/null
+        fi
         query "$port" "Action=DeleteQueue&QueueUrl=$url" >/dev/null
         left=$((left - s))
       done
-      url=$(create_queue "$port" "bench-$script")
+      url=$(create_queue "$port" "bench-$name-$protocol")
+      [[ $name == recvdel ]] && fill "$port" "$url" "$PREFILL"
       c0=$(cpu_ticks "$pid")
-      read -r reqs failed client < <(run_wrk "$port" "$script" "$url" "$DURATION")
+      read -r reqs failed client < <(run_wrk "$port" "$script" "$url" "$DURATION" "$protocol")
       c1=$(cpu_ticks "$pid")
       query "$port" "Action=DeleteQueue&QueueUrl=$url" >/dev/null
-      msgs=$(((reqs - failed) * per))
-      rate=$((msgs / DURATION))
+      if [[ $name == recvdel ]]; then
+        msgs=$(recvdel_field deleted)
+        failed=$(recvdel_field failed)
+        rate=$(awk -v m="$msgs" -v d="$(recvdel_field duration_us)" 'BEGIN {printf "%d", d ? m * 1e6 / d : 0}')
+      else
+        msgs=$(((reqs - failed) * per))
+        rate=$((msgs / DURATION))
+      fi
       server=$(awk -v t=$((c1 - c0)) -v m="$msgs" -v k="$tck" 'BEGIN {printf "%.1f", m ? t * 1e6 / k / m : 0}')
       client_us=$(awk -v t="$client" -v m="$msgs" -v k="$tck" 'BEGIN {printf "%.1f", m ? t * 1e6 / k / m : 0}')
       printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$scenario" "$target" "$rate" "$server" "$client_us" "$failed" >>"$results"
