@@ -110,7 +110,7 @@ run_wrk() { # port script queue-url seconds [protocol]
   t1=$t0
   while kill -0 "$w" 2>/dev/null; do
     t1=$(awk '{print $14 + $15}' "/proc/$w/stat" 2>/dev/null || echo "$t1")
-    [[ -e $stop_file ]] && kill -INT "$w" 2>/dev/null
+    if [[ -e $stop_file ]]; then kill -INT "$w" 2>/dev/null || true; fi
     sleep 0.2
   done
   wait "$w"

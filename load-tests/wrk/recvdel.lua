@@ -5,7 +5,7 @@
 --
 -- Every connection sends a receive; an answer with messages queues a DeleteMessageBatch of their
 -- receipt handles, which the next request to go out (on any connection) sends. Counted: messages
--- received, receipt handles deleted, deletes refused (non-2xx answers and failed batch entries). A
+-- received, receipt handles deleted, failures (non-2xx answers and refused batch entries). A
 -- run ends at wrk's -d or when the queue looks drained: EMPTY_RECEIVES (default 32) empty receives
 -- in a row stop the thread and create the file named by STOP_FILE (if set), on which compare.sh
 -- interrupts wrk (wrk itself waits out -d). The measured window runs from the first request to the
