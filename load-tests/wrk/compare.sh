@@ -102,7 +102,7 @@ stop_file=$out/wrk-stopped
 run_wrk() { # port script queue-url seconds [protocol]
   local report="$out/wrk-last.txt" w t0 t1
   rm -f "$stop_file"
-  QUEUE_URL=$3 PROTOCOL=${5:-query} STOP_FILE=$stop_file FILL_MESSAGES=${FILL_MESSAGES:-0} \
+  QUEUE_URL=$3 PROTOCOL=${5:-query} STOP_FILE=$stop_file \
     wrk -t1 -c"$CONNECTIONS" -d"$4s" -s "$here/$2.lua" "http://127.0.0.1:$1/" >"$report" &
   w=$!
   t0=$(awk '{print $14 + $15}' "/proc/$w/stat" 2>/dev/null || echo 0)

@@ -19,7 +19,9 @@ import java.util.List;
  * <ul>
  *   <li>{@link Kind#RESULT}: what the request returned: null (also {@code Void}), a Boolean, a
  *       {@link SendOutcome}, a {@link ReceiveOutcome}, a {@link DedupEntry}, a list of
- *       {@link AttemptRef}, a {@link Delivery}, or a list of {@link SendOutcome} or of Boolean (never empty);</li>
+ *       {@link AttemptRef}, a {@link Delivery}, or a list of {@link SendOutcome} or of Boolean (a list is
+ *       told by its first element; an empty one of any kind travels as the empty list of AttemptRef and
+ *       reads back as an empty list);</li>
  *   <li>{@link Kind#ERROR}: the request failed with an {@link SqsException}, carried as its error
  *       code's name (names survive a reordering of the enum) and its message;</li>
  *   <li>{@link Kind#MOVED}: the node does not own that partition (any more): the sender looks up
