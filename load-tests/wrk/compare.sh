@@ -134,6 +134,8 @@ for ((round = 1; round <= ROUNDS; round++)); do
     start_broker "$target" "$port"
     for name in "${scenario_list[@]}"; do for protocol in "${protocol_list[@]}"; do
       scenario="$name $protocol"
+      # send and batch repeat one fixed request, a file per protocol; recvdel builds its deletes from
+      # each answer and takes the protocol from PROTOCOL
       script=$name; [[ $protocol == json && $name != recvdel ]] && script+=-json
       per=1; [[ $script == batch* ]] && per=10
       left=$WARMUP; chunk=0
