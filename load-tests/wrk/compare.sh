@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Sluice (one node, the embedded default) against ElasticMQ 1.7.1 with wrk, a client that costs the
-# shared cores far less than Gatling: SendMessage, SendMessageBatch ×10, and ReceiveMessage (10) +
-# DeleteMessageBatch, over AWS Query and AWS JSON 1.0, 256-byte bodies, 32 connections, the two
-# brokers alternating (A B A B), medians of the rounds.
+# shared cores far less than Gatling: SendMessage, SendMessageBatch ×10, ReceiveMessage (10) +
+# DeleteMessageBatch, and the end-to-end latency of SendMessage → long-poll ReceiveMessage at a steady
+# rate, over AWS Query and AWS JSON 1.0, 256-byte bodies, 32 connections, the two brokers alternating
+# (A B A B), medians of the rounds.
 #
 #   load-tests/wrk/compare.sh
 #
-# Knobs (environment): SCENARIOS (send,batch,recvdel), PROTOCOLS (query,json), ROUNDS (2), WARMUP
+# Knobs (environment): SCENARIOS (send,batch,recvdel,e2e), PROTOCOLS (query,json), ROUNDS (2), WARMUP
 # seconds of the same load before each measured run (60), DURATION seconds measured (20), CONNECTIONS
-# (32), PREFILL messages stored before recvdel's measured run (600000), HEAP (2g, -Xms and -Xmx of
-# both), JAR (broker/target/sluice.jar; build it first: mvn -q -B -DskipTests package), SLUICE_PORT
+# (32), PREFILL messages stored before recvdel's measured run (600000), E2E_RATE messages/s of e2e's
+# producer (1000), E2E_PRODUCERS and E2E_CONSUMERS its connections (8 and 4), HEAP (2g, -Xms and -Xmx
+# of both), JAR (broker/target/sluice.jar; build it first: mvn -q -B -DskipTests package), SLUICE_PORT
 # (9500), ELASTICMQ_PORT (9525): both must be free.
 #
 # Each round starts each broker afresh. A send-only load keeps every message, so the warm-up goes to
@@ -17,21 +19,31 @@
 # own. recvdel stores PREFILL messages first (fill.lua: SendMessageBatch over Query, not measured),
 # then receives and deletes for DURATION seconds or until the queue is drained, whichever comes first;
 # its rate is the messages deleted over the time from the first receive to the last delete
-# (recvdel.lua); its warm-up repeats the same with 100,000 messages at a time. Server CPU: utime +
-# stime of the broker's JVM (/proc/PID/stat) over the measured run; client CPU: wrk's own. ElasticMQ
+# (recvdel.lua); its warm-up repeats the same with 100,000 messages at a time. e2e runs two wrk at once
+# (e2e.lua): a producer sending E2E_RATE messages/s for DURATION seconds and long-polling consumers
+# (WaitTimeSeconds=20) that delete what they get and keep on 3 s longer; its rate is the messages
+# received over DURATION, and it reports the latency from send to receive (p50, p90, p99, p99.9, max) and
+# the messages lost (answered as sent and not received; the few sends still in flight when the producer
+# stops are received without being counted as sent, so a loss smaller than E2E_PRODUCERS can hide). Server CPU: utime +
+# stime of the broker's JVM (/proc/PID/stat) over the measured run; client CPU: wrk's own (both, for
+# e2e). ElasticMQ
 # comes from Maven Central into load-tests/target/elasticmq/lib, as run-benchmark.sh fetches it. Needs
 # wrk (Debian: apt-get install wrk), curl, java 17, mvn. Traffic goes to 127.0.0.1 only; every run is
-# bounded (WARMUP + DURATION seconds of load, plus recvdel's fills).
+# bounded (WARMUP + DURATION seconds of load, plus recvdel's fills and e2e's 3 s tails).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-SCENARIOS=${SCENARIOS:-send,batch,recvdel}
+SCENARIOS=${SCENARIOS:-send,batch,recvdel,e2e}
 PROTOCOLS=${PROTOCOLS:-query,json}
 ROUNDS=${ROUNDS:-2}
 WARMUP=${WARMUP:-60}
 DURATION=${DURATION:-20}
 CONNECTIONS=${CONNECTIONS:-32}
 PREFILL=${PREFILL:-600000}
+E2E_RATE=${E2E_RATE:-1000}
+E2E_PRODUCERS=${E2E_PRODUCERS:-8}
+E2E_CONSUMERS=${E2E_CONSUMERS:-4}
+E2E_TAIL=3
 WARM_FILL=100000
 HEAP=${HEAP:-2g}
 JAR=${JAR:-$root/broker/target/sluice.jar}
@@ -40,8 +52,8 @@ ELASTICMQ_PORT=${ELASTICMQ_PORT:-9525}
 IFS=, read -r -a scenario_list <<<"$SCENARIOS"
 IFS=, read -r -a protocol_list <<<"$PROTOCOLS"
 for scenario in "${scenario_list[@]}"; do
-  [[ $scenario == send || $scenario == batch || $scenario == recvdel ]] ||
-    { echo "compare.sh: SCENARIOS takes send, batch and recvdel" >&2; exit 2; }
+  [[ $scenario == send || $scenario == batch || $scenario == recvdel || $scenario == e2e ]] ||
+    { echo "compare.sh: SCENARIOS takes send, batch, recvdel and e2e" >&2; exit 2; }
 done
 for protocol in "${protocol_list[@]}"; do
   [[ $protocol == query || $protocol == json ]] || { echo "compare.sh: PROTOCOLS takes query and json" >&2; exit 2; }
@@ -123,10 +135,42 @@ fill() { # port queue-url messages
 recvdel_field() { # name -> its value in the last recvdel report line
   sed -n "s/^recvdel .*$1=\([0-9]*\).*/\1/p" "$out/wrk-last.txt"
 }
+# e2e: long-polling consumers for seconds + E2E_TAIL, a producer for seconds; prints "failed
+# client-ticks" and leaves the consumers' report in $out/wrk-last.txt, the producer's in
+# $out/wrk-producer.txt
+run_e2e() { # port queue-url seconds protocol
+  local consumers producer c0 p0 c1 p1 failed
+  ROLE=consumer QUEUE_URL=$2 PROTOCOL=$4 \
+    wrk -t1 -c"$E2E_CONSUMERS" -d"$(($3 + E2E_TAIL))s" -s "$here/e2e.lua" "http://127.0.0.1:$1/" >"$out/wrk-last.txt" &
+  consumers=$!
+  ROLE=producer QUEUE_URL=$2 PROTOCOL=$4 RATE=$E2E_RATE \
+    wrk -t1 -c"$E2E_PRODUCERS" -d"$3s" -s "$here/e2e.lua" "http://127.0.0.1:$1/" >"$out/wrk-producer.txt" &
+  producer=$!
+  c0=$(awk '{print $14 + $15}' "/proc/$consumers/stat" 2>/dev/null || echo 0); c1=$c0
+  p0=$(awk '{print $14 + $15}' "/proc/$producer/stat" 2>/dev/null || echo 0); p1=$p0
+  while kill -0 "$consumers" 2>/dev/null; do
+    c1=$(awk '{print $14 + $15}' "/proc/$consumers/stat" 2>/dev/null || echo "$c1")
+    p1=$(awk '{print $14 + $15}' "/proc/$producer/stat" 2>/dev/null || echo "$p1")
+    sleep 0.2
+  done
+  wait "$producer"
+  wait "$consumers"
+  cat "$out/wrk-producer.txt" "$out/wrk-last.txt" >>"$out/wrk.txt"
+  failed=$(($(e2e_field failed "$out/wrk-producer.txt") + $(e2e_field failed)))
+  echo "$failed $((c1 - c0 + p1 - p0))"
+}
+e2e_field() { # name [report] -> its value in the report's e2e line (default: the consumers')
+  sed -n "s/^e2e .*$1=\([0-9]*\).*/\1/p" "${2:-$out/wrk-last.txt}"
+}
+ms() { # name of a latency in µs in the consumers' e2e line -> milliseconds
+  awk -v u="$(e2e_field "$1")" 'BEGIN {printf "%.2f", u / 1000}'
+}
 
 tck=$(getconf CLK_TCK)
 results=$out/results.tsv
 printf 'round\tscenario\ttarget\tmsg_per_s\tserver_us_per_msg\tclient_us_per_msg\tfailed_requests\n' >"$results"
+latencies=$out/e2e.tsv
+printf 'round\tprotocol\ttarget\tsent\treceived\tlost\tp50_ms\tp90_ms\tp99_ms\tp999_ms\tmax_ms\n' >"$latencies"
 log "results in $out; scenarios $SCENARIOS over $PROTOCOLS, $ROUNDS round(s), ${WARMUP}s warm-up, ${DURATION}s measured, $CONNECTIONS connections"
 for ((round = 1; round <= ROUNDS; round++)); do
   for target in sluice elasticmq; do
@@ -134,15 +178,17 @@ for ((round = 1; round <= ROUNDS; round++)); do
     start_broker "$target" "$port"
     for name in "${scenario_list[@]}"; do for protocol in "${protocol_list[@]}"; do
       scenario="$name $protocol"
-      # send and batch repeat one fixed request, a file per protocol; recvdel builds its deletes from
-      # each answer and takes the protocol from PROTOCOL
-      script=$name; [[ $protocol == json && $name != recvdel ]] && script+=-json
+      # send and batch repeat one fixed request, a file per protocol; recvdel and e2e build requests from
+      # answers and take the protocol from PROTOCOL
+      script=$name; [[ $protocol == json && ($name == send || $name == batch) ]] && script+=-json
       per=1; [[ $script == batch* ]] && per=10
       left=$WARMUP; chunk=0
       while ((left > 0)); do
         s=$((left < 15 ? left : 15)); chunk=$((chunk + 1))
         url=$(create_queue "$port" "warm-$name-$protocol-$chunk")
-        if [[ $name == recvdel ]]; then
+        if [[ $name == e2e ]]; then
+          run_e2e "$port" "$url" "$s" "$protocol" >/dev/null
+        elif [[ $name == recvdel ]]; then
           fill "$port" "$url" "$WARM_FILL"
           run_wrk "$port" recvdel "$url" "$s" "$protocol" >/dev/null
           s=$(( $(recvdel_field duration_us) / 1000000 + 1 ))
@@ -155,10 +201,23 @@ for ((round = 1; round <= ROUNDS; round++)); do
       url=$(create_queue "$port" "bench-$name-$protocol")
       [[ $name == recvdel ]] && fill "$port" "$url" "$PREFILL"
       c0=$(cpu_ticks "$pid")
-      read -r reqs failed client < <(run_wrk "$port" "$script" "$url" "$DURATION" "$protocol")
+      if [[ $name == e2e ]]; then
+        read -r failed client < <(run_e2e "$port" "$url" "$DURATION" "$protocol")
+      else
+        read -r reqs failed client < <(run_wrk "$port" "$script" "$url" "$DURATION" "$protocol")
+      fi
       c1=$(cpu_ticks "$pid")
       query "$port" "Action=DeleteQueue&QueueUrl=$url" >/dev/null
-      if [[ $name == recvdel ]]; then
+      if [[ $name == e2e ]]; then
+        msgs=$(e2e_field received)
+        rate=$((msgs / DURATION))
+        sent=$(e2e_field sent "$out/wrk-producer.txt")
+        # sends still in flight when the producer stops are received but not counted as sent
+        lost=$((sent > msgs ? sent - msgs : 0))
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$protocol" "$target" "$sent" "$msgs" \
+          "$lost" "$(ms p50_us)" "$(ms p90_us)" "$(ms p99_us)" "$(ms p999_us)" "$(ms max_us)" >>"$latencies"
+        log "round $round, e2e $protocol, $target: sent $sent, received $msgs, lost $lost, p50 $(ms p50_us) ms, p99 $(ms p99_us) ms, max $(ms max_us) ms"
+      elif [[ $name == recvdel ]]; then
         msgs=$(recvdel_field deleted)
         failed=$(recvdel_field failed)
         rate=$(awk -v m="$msgs" -v d="$(recvdel_field duration_us)" 'BEGIN {printf "%d", d ? m * 1e6 / d : 0}')
@@ -197,3 +256,26 @@ awk -F'\t' 'NR > 1 {
     }
   }' "$results" | sort
 } | tee "$out/summary.md"
+if (($(wc -l <"$latencies") > 1)); then
+  {
+  echo
+  echo "| e2e at $E2E_RATE msg/s, protocol (medians) | target | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | lost (all rounds) |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|"
+  awk -F'\t' 'NR > 1 {
+      key = $2 SUBSEP $3; k = ++n[key]; lost[key] += $6
+      for (c = 7; c <= 11; c++) v[key, c, k] = $c
+    }
+    function median(key, c, k,   i, j, t, w) {
+      for (i = 1; i <= k; i++) w[i] = v[key, c, i]
+      for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (w[j] + 0 < w[i] + 0) { t = w[i]; w[i] = w[j]; w[j] = t }
+      return k % 2 ? w[(k + 1) / 2] : (w[k / 2] + w[k / 2 + 1]) / 2
+    }
+    END {
+      for (key in n) {
+        split(key, part, SUBSEP)
+        printf "| %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %d |\n", part[1], part[2], median(key, 7, n[key]), median(key, 8, n[key]), \
+          median(key, 9, n[key]), median(key, 10, n[key]), median(key, 11, n[key]), lost[key]
+      }
+    }' "$latencies" | sort
+  } | tee -a "$out/summary.md"
+fi

@@ -1,0 +1,126 @@
+-- SQS requests and answers for the wrk scripts, over AWS Query (protocol "query") or AWS JSON 1.0
+-- ("json"): ReceiveMessage, DeleteMessageBatch, SendMessage, and reading receipt handles and batch
+-- results out of the answers with patterns (the answers are Sluice's and ElasticMQ's, not arbitrary).
+-- Usage: local sqs = dofile(here .. "/sqs.lua")
+local sqs = {}
+
+local query_headers = { ["Content-Type"] = "application/x-www-form-urlencoded" }
+
+local function json_headers(action)
+  return { ["Content-Type"] = "application/x-amz-json-1.0", ["X-Amz-Target"] = "AmazonSQS." .. action }
+end
+
+local function urlencode(s)
+  return (s:gsub("[^%w%-%._~]", function(c) return string.format("%%%02X", string.byte(c)) end))
+end
+
+local function xml_unescape(s)
+  return (s:gsub("&quot;", '"'):gsub("&apos;", "'"):gsub("&lt;", "<"):gsub("&gt;", ">"):gsub("&amp;", "&"))
+end
+
+local function json_unescape(s)
+  return (s:gsub("\\/", "/"):gsub('\\"', '"'):gsub("\\\\", "\\"))
+end
+
+local function json_escape(s)
+  return (s:gsub("\\", "\\\\"):gsub('"', '\\"'))
+end
+
+function sqs.receive(protocol, queue, wait_seconds)
+  if protocol == "json" then
+    return wrk.format("POST", "/", json_headers("ReceiveMessage"),
+      '{"QueueUrl":"' .. queue .. '","MaxNumberOfMessages":10,"WaitTimeSeconds":' .. wait_seconds .. "}")
+  end
+  return wrk.format("POST", "/", query_headers,
+    "Action=ReceiveMessage&Version=2012-11-05&MaxNumberOfMessages=10&WaitTimeSeconds=" .. wait_seconds ..
+    "&QueueUrl=" .. urlencode(queue))
+end
+
+-- body: characters that need no escaping in either protocol ([%w%-_.])
+function sqs.send(protocol, queue, body)
+  if protocol == "json" then
+    return wrk.format("POST", "/", json_headers("SendMessage"), '{"QueueUrl":"' .. queue .. '","MessageBody":"' .. body .. '"}')
+  end
+  return wrk.format("POST", "/", query_headers,
+    "Action=SendMessage&Version=2012-11-05&QueueUrl=" .. urlencode(queue) .. "&MessageBody=" .. body)
+end
+
+function sqs.delete_batch(protocol, queue, handles)
+  if protocol == "json" then
+    local entries = {}
+    for i, h in ipairs(handles) do
+      entries[i] = '{"Id":"' .. i .. '","ReceiptHandle":"' .. json_escape(h) .. '"}'
+    end
+    return wrk.format("POST", "/", json_headers("DeleteMessageBatch"),
+      '{"QueueUrl":"' .. queue .. '","Entries":[' .. table.concat(entries, ",") .. "]}")
+  end
+  local form = { "Action=DeleteMessageBatch&Version=2012-11-05&QueueUrl=" .. urlencode(queue) }
+  for i, h in ipairs(handles) do
+    form[#form + 1] = "DeleteMessageBatchRequestEntry." .. i .. ".Id=" .. i
+    form[#form + 1] = "DeleteMessageBatchRequestEntry." .. i .. ".ReceiptHandle=" .. urlencode(h)
+  end
+  return wrk.format("POST", "/", query_headers, table.concat(form, "&"))
+end
+
+-- the receipt handles of a ReceiveMessage answer, in order
+function sqs.handles(protocol, body)
+  local handles = {}
+  if protocol == "json" then
+    for h in body:gmatch('"ReceiptHandle"%s*:%s*"(.-[^\\])"') do handles[#handles + 1] = json_unescape(h) end
+  else
+    for h in body:gmatch("<ReceiptHandle>(.-)</ReceiptHandle>") do handles[#handles + 1] = xml_unescape(h) end
+  end
+  return handles
+end
+
+function sqs.is_delete_batch_answer(body)
+  return body:find("DeleteMessageBatchResponse", 1, true) or body:find('"Successful"', 1, true)
+end
+
+-- entries a DeleteMessageBatch answer lists as done and as refused
+function sqs.delete_counts(protocol, body)
+  local ok, bad = 0, 0
+  if protocol == "json" then
+    local successful = body:match('"Successful"%s*:%s*%[(.-)%]') or ""
+    local refused = body:match('"Failed"%s*:%s*%[(.-)%]') or ""
+    for _ in successful:gmatch('"Id"') do ok = ok + 1 end
+    for _ in refused:gmatch('"Id"') do bad = bad + 1 end
+  else
+    for _ in body:gmatch("<DeleteMessageBatchResultEntry>") do ok = ok + 1 end
+    for _ in body:gmatch("<BatchResultErrorEntry>") do bad = bad + 1 end
+  end
+  return ok, bad
+end
+
+-- requests waiting to go out, first in, first out (the deletes that answers queue)
+function sqs.backlog()
+  local items, first, last = {}, 1, 0
+  return {
+    push = function(r)
+      last = last + 1
+      items[last] = r
+    end,
+    pop = function()
+      if first > last then return nil end
+      local r = items[first]
+      items[first] = nil
+      first = first + 1
+      return r
+    end,
+  }
+end
+
+-- wrk's threads, kept by the setup() this defines, and the sum of a global counter over them (for done())
+function sqs.keep_threads()
+  local threads = {}
+  function setup(thread)
+    threads[#threads + 1] = thread
+  end
+  return threads, function(name)
+    local n = 0
+    for _, t in ipairs(threads) do n = n + t:get(name) end
+    return n
+  end
+end
+
+return sqs
