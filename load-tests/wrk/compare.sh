@@ -24,12 +24,12 @@
 # (WaitTimeSeconds=20) that delete what they get and keep on 3 s longer; its rate is the messages
 # received over DURATION, and it reports the latency from send to receive (p50, p90, p99, p99.9, max) and
 # the messages lost (answered as sent and not received; the few sends still in flight when the producer
-# stops are received without being counted as sent, so a loss smaller than E2E_PRODUCERS can hide). Server CPU: utime +
-# stime of the broker's JVM (/proc/PID/stat) over the measured run; client CPU: wrk's own (both, for
-# e2e). ElasticMQ
-# comes from Maven Central into load-tests/target/elasticmq/lib, as run-benchmark.sh fetches it. Needs
-# wrk (Debian: apt-get install wrk), curl, java 17, mvn. Traffic goes to 127.0.0.1 only; every run is
-# bounded (WARMUP + DURATION seconds of load, plus recvdel's fills and e2e's 3 s tails).
+# stops are received without being counted as sent, so a loss smaller than E2E_PRODUCERS can hide).
+# Server CPU: utime + stime of the broker's JVM (/proc/PID/stat) over the measured run; client CPU:
+# wrk's own (both wrk, for e2e). ElasticMQ comes from Maven Central into load-tests/target/elasticmq/lib,
+# as run-benchmark.sh fetches it. Needs wrk (Debian: apt-get install wrk), curl, java 17, mvn. Traffic
+# goes to 127.0.0.1 only; every run is bounded (WARMUP + DURATION seconds of load, plus recvdel's fills
+# and e2e's 3 s tails).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -86,7 +86,9 @@ query() { # port form -> the response body
 create_queue() { # port name -> the queue's URL
   query "$1" "Action=CreateQueue&QueueName=$2" | sed -n 's:.*<QueueUrl>\(.*\)</QueueUrl>.*:\1:p'
 }
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+cpu_ticks() { # pid [value if the process is gone; without it, a gone process is an error] -> utime + stime
+  if (($# > 1)); then awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo "$2"; else awk '{print $14 + $15}' "/proc/$1/stat"; fi
+}
 
 start_broker() { # target port
   local jvm=(-XX:-UsePerfData -Xms"$HEAP" -Xmx"$HEAP")
@@ -117,11 +119,11 @@ run_wrk() { # port script queue-url seconds [protocol]
   QUEUE_URL=$3 PROTOCOL=${5:-query} STOP_FILE=$stop_file \
     wrk -t1 -c"$CONNECTIONS" -d"$4s" -s "$here/$2.lua" "http://127.0.0.1:$1/" >"$report" &
   w=$!
-  t0=$(awk '{print $14 + $15}' "/proc/$w/stat" 2>/dev/null || echo 0)
+  t0=$(cpu_ticks "$w" 0)
   # wrk's CPU, read just before it exits: it spends nearly all of it in the timed window
   t1=$t0
   while kill -0 "$w" 2>/dev/null; do
-    t1=$(awk '{print $14 + $15}' "/proc/$w/stat" 2>/dev/null || echo "$t1")
+    t1=$(cpu_ticks "$w" "$t1")
     if [[ -e $stop_file ]]; then kill -INT "$w" 2>/dev/null || true; fi
     sleep 0.2
   done
@@ -146,11 +148,11 @@ run_e2e() { # port queue-url seconds protocol
   ROLE=producer QUEUE_URL=$2 PROTOCOL=$4 RATE=$E2E_RATE \
     wrk -t1 -c"$E2E_PRODUCERS" -d"$3s" -s "$here/e2e.lua" "http://127.0.0.1:$1/" >"$out/wrk-producer.txt" &
   producer=$!
-  c0=$(awk '{print $14 + $15}' "/proc/$consumers/stat" 2>/dev/null || echo 0); c1=$c0
-  p0=$(awk '{print $14 + $15}' "/proc/$producer/stat" 2>/dev/null || echo 0); p1=$p0
+  c0=$(cpu_ticks "$consumers" 0); c1=$c0
+  p0=$(cpu_ticks "$producer" 0); p1=$p0
   while kill -0 "$consumers" 2>/dev/null; do
-    c1=$(awk '{print $14 + $15}' "/proc/$consumers/stat" 2>/dev/null || echo "$c1")
-    p1=$(awk '{print $14 + $15}' "/proc/$producer/stat" 2>/dev/null || echo "$p1")
+    c1=$(cpu_ticks "$consumers" "$c1")
+    p1=$(cpu_ticks "$producer" "$p1")
     sleep 0.2
   done
   wait "$producer"
