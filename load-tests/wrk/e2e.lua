@@ -5,8 +5,9 @@
 --     to wrk, on a fixed schedule (slot k due at start + k/RATE; wrk's delay() waits for the slot in
 --     whole milliseconds). Each body is "e2e-<time sent, µs>-" padded with x to MESSAGE_SIZE bytes
 --     (default 256); the time is taken as the request is handed to wrk to send.
---   ROLE=consumer: each connection loops ReceiveMessage (MaxNumberOfMessages=10, WaitTimeSeconds=20)
---     and sends a DeleteMessageBatch of what came before its next receive. The latency of a message is
+--   ROLE=consumer: each connection loops ReceiveMessage (MaxNumberOfMessages=10, WaitTimeSeconds=20);
+--     an answer with messages queues a DeleteMessageBatch of them, the next request to go out on any
+--     connection (usually the one that got the answer). The latency of a message is
 --     the time from its send to the arrival of the answer that carries it, on CLOCK_MONOTONIC, which
 --     the two processes share.
 -- done() prints one line that compare.sh reads:
