@@ -24,62 +24,36 @@ local queue = os.getenv("QUEUE_URL") or "http://127.0.0.1:9500/000000000000/benc
 local period_us = 1e6 / tonumber(os.getenv("RATE") or "1000")
 local size = tonumber(os.getenv("MESSAGE_SIZE") or "256")
 
-sent, received, deleted, failed = 0, 0, 0, 0
+sent, failed = 0, 0
 latencies = {}
-local start_us, slot = nil, 0
-local receive_request
-local deletes = sqs.backlog()
+local stamp = protocol == "json" and '"Body"%s*:%s*"e2e%-(%d+)%-' or "<Body>e2e%-(%d+)%-"
 
-function init(args)
-  receive_request = sqs.receive(protocol, queue, 20)
-end
-
-function delay()
-  if role ~= "producer" then return 0 end
-  local now = now_us()
-  start_us = start_us or now
-  slot = slot + 1
-  local wait_us = start_us + (slot - 1) * period_us - now
-  return wait_us > 0 and math.floor(wait_us / 1000) or 0
-end
-
-local function send_request()
-  local head = "e2e-" .. string.format("%d", now_us()) .. "-"
-  return sqs.send(protocol, queue, head .. string.rep("x", math.max(0, size - #head)))
-end
-
-function request()
-  if role == "producer" then return send_request() end
-  return deletes.pop() or receive_request
-end
-
--- an answer's delete goes out as the next request on any connection (usually the same one, which
--- wrk asks for its next request right after the answer)
-local function on_receive(body)
+local function record_latencies(body)
   local arrived = now_us()
-  local stamp = protocol == "json" and '"Body"%s*:%s*"e2e%-(%d+)%-' or "<Body>e2e%-(%d+)%-"
   for sent_us in body:gmatch(stamp) do
     latencies[#latencies + 1] = arrived - tonumber(sent_us)
   end
-  local handles = sqs.handles(protocol, body)
-  received = received + #handles
-  if #handles > 0 then
-    deletes.push(sqs.delete_batch(protocol, queue, handles))
-  end
 end
 
-function response(status, headers, body)
-  if status ~= 200 then
-    failed = failed + 1
-  elseif role == "producer" then
-    sent = sent + 1
-  elseif sqs.is_delete_batch_answer(body) then
-    local ok, bad = sqs.delete_counts(protocol, body)
-    deleted = deleted + ok
-    failed = failed + bad
-  else
-    on_receive(body)
+if role == "producer" then
+  local start_us, slot = nil, 0
+  -- wrk asks before each request how many milliseconds to wait: until the next slot is due
+  function delay()
+    local now = now_us()
+    start_us = start_us or now
+    slot = slot + 1
+    local wait_us = start_us + (slot - 1) * period_us - now
+    return wait_us > 0 and math.floor(wait_us / 1000) or 0
   end
+  function request()
+    local head = "e2e-" .. string.format("%d", now_us()) .. "-"
+    return sqs.send(protocol, queue, head .. string.rep("x", math.max(0, size - #head)))
+  end
+  function response(status, headers, body)
+    if status == 200 then sent = sent + 1 else failed = failed + 1 end
+  end
+else
+  sqs.consume(protocol, queue, 20, { answer = record_latencies })
 end
 
 local threads, total = sqs.keep_threads()

@@ -23,47 +23,28 @@ local stop_file = os.getenv("STOP_FILE")
 
 local sqs = dofile(here .. "/sqs.lua")
 
-received, deleted, failed, started_us, ended_us = 0, 0, 0, 0, 0
-local deletes = sqs.backlog()
+started_us, ended_us = 0, 0
 local empties = 0
-local receive_request
 
-function init(args)
-  receive_request = sqs.receive(protocol, queue, 0)
-end
-
-function request()
-  if started_us == 0 then started_us = now_us() end
-  return deletes.pop() or receive_request
-end
-
-local function on_receive(body)
-  local handles = sqs.handles(protocol, body)
-  if #handles == 0 then
+sqs.consume(protocol, queue, 0, {
+  request = function()
+    if started_us == 0 then started_us = now_us() end
+  end,
+  received = function(n)
+    if n > 0 then
+      empties = 0
+      return
+    end
     empties = empties + 1
     if empties == stop_after then
       wrk.thread:stop()
       if stop_file then io.open(stop_file, "w"):close() end
     end
-    return
-  end
-  empties = 0
-  received = received + #handles
-  deletes.push(sqs.delete_batch(protocol, queue, handles))
-end
-
-function response(status, headers, body)
-  if status ~= 200 then
-    failed = failed + 1
-  elseif sqs.is_delete_batch_answer(body) then
-    local ok, bad = sqs.delete_counts(protocol, body)
-    deleted = deleted + ok
-    failed = failed + bad
-    if ok > 0 then ended_us = now_us() end
-  else
-    on_receive(body)
-  end
-end
+  end,
+  deleted = function(n)
+    if n > 0 then ended_us = now_us() end
+  end,
+})
 
 local threads, total = sqs.keep_threads()
 

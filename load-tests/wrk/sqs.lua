@@ -110,6 +110,42 @@ function sqs.backlog()
   }
 end
 
+-- A receive + delete loop on wrk's connections: defines wrk's init(), request() and response().
+-- Every connection sends ReceiveMessage (10 messages, WaitTimeSeconds=wait_seconds); an answer with
+-- messages queues a DeleteMessageBatch of their receipt handles, the next request to go out on any
+-- connection (usually the one that got the answer). Counts the globals received, deleted and failed
+-- (non-2xx answers and refused batch entries). Optional hooks: hooks.answer(body), first thing on a
+-- receive's answer (before its parsing); hooks.received(n) after it, with the number of messages;
+-- hooks.deleted(n) after a delete's answer; hooks.request() before each request goes out.
+function sqs.consume(protocol, queue, wait_seconds, hooks)
+  received, deleted, failed = 0, 0, 0
+  local deletes = sqs.backlog()
+  local receive_request
+  function init(args)
+    receive_request = sqs.receive(protocol, queue, wait_seconds)
+  end
+  function request()
+    if hooks.request then hooks.request() end
+    return deletes.pop() or receive_request
+  end
+  function response(status, headers, body)
+    if status ~= 200 then
+      failed = failed + 1
+    elseif sqs.is_delete_batch_answer(body) then
+      local ok, bad = sqs.delete_counts(protocol, body)
+      deleted = deleted + ok
+      failed = failed + bad
+      if hooks.deleted then hooks.deleted(ok) end
+    else
+      if hooks.answer then hooks.answer(body) end
+      local handles = sqs.handles(protocol, body)
+      received = received + #handles
+      if #handles > 0 then deletes.push(sqs.delete_batch(protocol, queue, handles)) end
+      if hooks.received then hooks.received(#handles) end
+    end
+  end
+end
+
 -- wrk's threads, kept by the setup() this defines, and the sum of a global counter over them (for done())
 function sqs.keep_threads()
   local threads = {}
