@@ -236,18 +236,20 @@ for ((round = 1; round <= ROUNDS; round++)); do
   done
 done
 
+# median(arr, key, k): the median of arr[key, 1..k], for both summaries' awk programs
+awk_median='function median(arr, key, k,   i, j, t, w) {
+    for (i = 1; i <= k; i++) w[i] = arr[key, i]
+    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (w[j] + 0 < w[i] + 0) { t = w[i]; w[i] = w[j]; w[j] = t }
+    return k % 2 ? w[(k + 1) / 2] : (w[k / 2] + w[k / 2 + 1]) / 2
+  }
+  '
 # medians of the rounds, and Sluice against ElasticMQ
 {
 echo "| scenario, protocol (medians) | Sluice msg/s | ElasticMQ msg/s | Sluice / ElasticMQ | server CPU µs/msg, Sluice / ElasticMQ | wrk CPU µs/msg | failed requests |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
-awk -F'\t' 'NR > 1 {
+awk -F'\t' "$awk_median"'NR > 1 {
     key = $2 SUBSEP $3; n[key]++; rate[key, n[key]] = $4; cpu[key, n[key]] = $5; cl[key, n[key]] = $6; fail[key] += $7
     seen[$2] = 1
-  }
-  function median(arr, key, k,   i, j, t, v) {
-    for (i = 1; i <= k; i++) v[i] = arr[key, i]
-    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
-    return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
   }
   END {
     for (s in seen) {
@@ -263,20 +265,17 @@ if (($(wc -l <"$latencies") > 1)); then
   echo
   echo "| e2e at $E2E_RATE msg/s, protocol (medians) | target | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | lost (all rounds) |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|"
-  awk -F'\t' 'NR > 1 {
+  awk -F'\t' "$awk_median"'NR > 1 {
       key = $2 SUBSEP $3; k = ++n[key]; lost[key] += $6
       for (c = 7; c <= 11; c++) v[key, c, k] = $c
-    }
-    function median(key, c, k,   i, j, t, w) {
-      for (i = 1; i <= k; i++) w[i] = v[key, c, i]
-      for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (w[j] + 0 < w[i] + 0) { t = w[i]; w[i] = w[j]; w[j] = t }
-      return k % 2 ? w[(k + 1) / 2] : (w[k / 2] + w[k / 2 + 1]) / 2
     }
     END {
       for (key in n) {
         split(key, part, SUBSEP)
-        printf "| %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %d |\n", part[1], part[2], median(key, 7, n[key]), median(key, 8, n[key]), \
-          median(key, 9, n[key]), median(key, 10, n[key]), median(key, 11, n[key]), lost[key]
+        # v[key, c, i] is v[(key SUBSEP c), i]: the values of column c as median() takes them
+        printf "| %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %d |\n", part[1], part[2], median(v, key SUBSEP 7, n[key]), \
+          median(v, key SUBSEP 8, n[key]), median(v, key SUBSEP 9, n[key]), median(v, key SUBSEP 10, n[key]), \
+          median(v, key SUBSEP 11, n[key]), lost[key]
       }
     }' "$latencies" | sort
   } | tee -a "$out/summary.md"
