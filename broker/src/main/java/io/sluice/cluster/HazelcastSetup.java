@@ -4,15 +4,18 @@ import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MultiMapConfig;
+import com.hazelcast.core.HazelcastInstance;
 import io.sluice.cluster.store.PartitionStore;
 import io.sluice.config.ClusterSettings;
-import java.util.concurrent.CompletableFuture;
+import java.util.logging.Logger;
 
 /**
  * The Hazelcast member configuration of a node: the user's YAML (cluster-config/) or, without
  * one, a cluster of one that never looks for peers; plus what Sluice always needs.
  */
 public final class HazelcastSetup {
+    private static final Logger LOG = Logger.getLogger(HazelcastSetup.class.getName());
+
     /**
      * The split-brain protection the partition store's writes require when the member
      * configuration defines it (the files in cluster-config/ do: a majority of the cluster).
@@ -28,6 +31,8 @@ public final class HazelcastSetup {
     public static final String DELETED_QUEUES_MAP = "sluice.deleted-queues";
     /** Message move tasks, keyed by source queue ARN ({@link MoveTaskStore}). */
     public static final String MOVE_TASKS_MAP = "sluice.move-tasks";
+    /** Cluster files that passed Hazelcast's schema check: fingerprint to the member that checked it. */
+    static final String CONFIG_CHECKS_MAP = "sluice.config-checks";
 
     /** How seldom a standalone member runs the replica checks that need peers to do anything. */
     private static final int STANDALONE_PERIOD_SECONDS = 3600;
@@ -44,7 +49,7 @@ public final class HazelcastSetup {
 
     /**
      * The member configuration; a configuration file is read without Hazelcast's schema check, which
-     * {@link #checkConfigFile} runs alongside the node's start ({@link MemberConfigFile}).
+     * {@link #checkConfigFile} runs once the node has joined ({@link MemberConfigFile}).
      */
     public static Config config(ClusterSettings settings) {
         Config c = settings.configFile() == null ? standalone() : MemberConfigFile.read(settings.configFile());
@@ -106,13 +111,25 @@ public final class HazelcastSetup {
     }
 
     /**
-     * Checks the configuration file against Hazelcast's schema on a thread of its own; completes
-     * exceptionally with Hazelcast's message when the file does not pass, at once without a file.
+     * Checks the configuration file against Hazelcast's schema, unless the cluster {@code hz} has
+     * joined already holds a pass for the same file under the same Hazelcast version; throws
+     * Hazelcast's {@code InvalidConfigurationException} when the file does not pass. Blocks: never
+     * on an event loop.
      */
-    public static CompletableFuture<Void> checkConfigFile(ClusterSettings settings) {
-        return settings.configFile() == null
-                ? CompletableFuture.completedFuture(null)
-                : MemberConfigFile.checkInBackground(settings.configFile());
+    public static void checkConfigFile(ClusterSettings settings, HazelcastInstance hz) {
+        String file = settings.configFile();
+        if (file == null) {
+            return;
+        }
+        switch (MemberConfigFile.checkOnce(
+                file,
+                hz.getMap(CONFIG_CHECKS_MAP),
+                hz.getCluster().getLocalMember().getUuid().toString())) {
+            case CHECKED -> LOG.info(file + " passed Hazelcast's schema check");
+            case PASSED_BEFORE ->
+                LOG.info(file + " passed Hazelcast's schema check on a member of this cluster before");
+            case CHECK_OFF -> LOG.info(file + " was not checked against Hazelcast's schema (turned off)");
+        }
     }
 
     /** The embedded default: one member, bound to loopback, looking for nobody. */

@@ -89,7 +89,6 @@ public final class SluiceNode implements AutoCloseable {
         // e2e p99 at 1,000 msg/s lower in 3 of 4 runs (load-tests/README.md, stop 23).
         int eventLoops = Math.max(2, Runtime.getRuntime().availableProcessors());
         Config hazelcast = HazelcastSetup.config(config.cluster());
-        CompletableFuture<Void> schemaChecked = HazelcastSetup.checkConfigFile(config.cluster());
         HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
         Metrics metrics = new Metrics();
         VertxOptions options = new VertxOptions().setEventLoopPoolSize(eventLoops);
@@ -111,10 +110,9 @@ public final class SluiceNode implements AutoCloseable {
             return t;
         });
         try {
-            // The cluster file's schema check ran beside the join; nothing is served before it passed.
-            await(
-                    schemaChecked,
-                    "start with the cluster configuration " + config.cluster().configFile());
+            // The cluster file is checked against Hazelcast's schema once per cluster (the first
+            // nodes check it, a node that joins later finds their pass); nothing is served before.
+            checkConfigFile(config, manager.getHazelcastInstance());
             return wire(config, vertx, manager, blocking, eventLoops, metrics);
         } catch (RuntimeException e) {
             // Joined, but not serving: leave the cluster again, handing back what migrated here.
@@ -269,6 +267,17 @@ public final class SluiceNode implements AutoCloseable {
             throw new IllegalStateException("node did not stop cleanly", e);
         } finally {
             blocking.shutdownNow();
+        }
+    }
+
+    private static void checkConfigFile(BrokerConfig config, HazelcastInstance hz) {
+        try {
+            HazelcastSetup.checkConfigFile(config.cluster(), hz);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(
+                    "could not start with the cluster configuration "
+                            + config.cluster().configFile(),
+                    e);
         }
     }
 
