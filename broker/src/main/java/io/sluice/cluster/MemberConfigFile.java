@@ -20,9 +20,10 @@ import java.util.logging.Logger;
  * check once per cluster.
  *
  * <p>Hazelcast checks a YAML file against its JSON schema before reading it (unknown keys, wrong
- * types). Loading that schema is a quarter of a clustered node's start-up CPU (a fourth node joining
- * an idle cluster: 5.1–6.0 s of CPU to be ready with the check, 3.9–4.4 s without; load-tests/README.md,
- * stop 35), and a node joining a busy cluster gets little CPU. So the file is read here without the
+ * types). Loading that schema costs a clustered node about half a second of CPU at start, a tenth of
+ * it (a fourth node joining three idle ones, ten starts each: median 4.97 s of CPU to be ready checking
+ * beside the join, 4.53 s skipping the check; load-tests/README.md, stop 35), and a node joining a busy
+ * cluster gets little CPU. So the file is read here without the
  * check; once the node has joined, it runs the check only if the cluster holds no pass for the same
  * bytes under the same Hazelcast version ({@link #checkOnce}), and it serves nothing before that
  * ({@code SluiceNode}). A file that breaks the schema still stops the node with Hazelcast's message,

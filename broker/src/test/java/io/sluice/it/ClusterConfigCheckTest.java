@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A node reads its cluster file without Hazelcast's schema check (a quarter of its start-up CPU) and
+ * A node reads its cluster file without Hazelcast's schema check (about a tenth of its start-up CPU) and
  * runs the check once it has joined, unless the cluster already holds a pass for the same file: a
  * file that breaks the schema must still stop the node, with Hazelcast's message, before it serves
  * anything, and the node must leave the cluster it joined.
