@@ -76,9 +76,6 @@ final class MemberConfigFile {
      * pass. A map that cannot be read or written (the cluster in trouble) only costs a check.
      */
     static Verdict checkOnce(String file, ConcurrentMap<String, String> passes, String checker) {
-        if (!checkEnabled()) {
-            return Verdict.CHECK_OFF;
-        }
         String fingerprint = fingerprint(file);
         try {
             if (passes.containsKey(fingerprint)) {
@@ -87,7 +84,9 @@ final class MemberConfigFile {
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "could not look for an earlier check of " + file, e);
         }
-        check(file);
+        if (!check(file)) {
+            return Verdict.CHECK_OFF;
+        }
         try {
             passes.putIfAbsent(fingerprint, checker);
         } catch (RuntimeException e) {
@@ -109,17 +108,20 @@ final class MemberConfigFile {
         }
     }
 
-    /** Reads the file with the schema check, unless the user turned it off; throws if it does not pass. */
-    static void check(String file) {
+    /**
+     * Reads the file with the schema check, unless the user turned it off; throws if it does not pass.
+     * The switch is read under the lock {@link #read} holds while it turns the check off for itself.
+     *
+     * @return whether the check ran (and passed)
+     */
+    static boolean check(String file) {
         synchronized (MemberConfigFile.class) {
-            if (checkEnabled()) {
-                parse(file);
+            if (!Boolean.parseBoolean(System.getProperty(SCHEMA_CHECK, "true"))) {
+                return false;
             }
+            parse(file);
+            return true;
         }
-    }
-
-    private static boolean checkEnabled() {
-        return Boolean.parseBoolean(System.getProperty(SCHEMA_CHECK, "true"));
     }
 
     private static Config parse(String file) {
