@@ -1,11 +1,9 @@
 package io.sluice.it;
 
 import static io.sluice.it.SqsAssert.awaitAttribute;
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -143,10 +141,7 @@ class ShortPollSamplingTest {
                 if (got < 10) {
                     shortPolls++;
                 }
-                await().pollDelay(Duration.ZERO)
-                        .pollInterval(Duration.ofMillis(5))
-                        .atMost(Duration.ofSeconds(3))
-                        .until(() -> "12".equals(broker.attribute(url, "ApproximateNumberOfMessages")));
+                awaitAttribute(broker, url, "ApproximateNumberOfMessages", "12");
             }
             mostShort = Math.max(mostShort, shortPolls);
         }
