@@ -29,7 +29,7 @@ public final class ResponseEncoder {
         JsonObject members = result == null ? new JsonObject() : result;
         Map<String, String> headers = headers(requestId);
         if (p == WireProtocol.JSON) {
-            return response(200, JSON_TYPE, headers, members.toBuffer());
+            return response(200, JSON_TYPE, headers, JsonBody.encode(members));
         }
         return response(200, XML_TYPE, headers, QueryXml.success(action, members, requestId));
     }
