@@ -9,7 +9,7 @@
 #
 # Knobs (environment): SCENARIOS (send,batch,recvdel,e2e), PROTOCOLS (query,json), ROUNDS (2), WARMUP
 # seconds of the same load before each measured run (60), DURATION seconds measured (20), CONNECTIONS
-# (32), PREFILL messages stored before recvdel's measured run (600000), E2E_RATE messages/s of e2e's
+# (32), WRK_THREADS wrk's threads for send, batch and recvdel (1; fills and e2e always use one), PREFILL messages stored before recvdel's measured run (600000), E2E_RATE messages/s of e2e's
 # producer (1000), E2E_PRODUCERS and E2E_CONSUMERS its connections (8 and 4), HEAP (2g, -Xms and -Xmx
 # of both), JAR (broker/target/sluice.jar; build it first: mvn -q -B -DskipTests package), SLUICE_PORT
 # (9500), ELASTICMQ_PORT (9525): both must be free.
@@ -39,6 +39,7 @@ ROUNDS=${ROUNDS:-2}
 WARMUP=${WARMUP:-60}
 DURATION=${DURATION:-20}
 CONNECTIONS=${CONNECTIONS:-32}
+WRK_THREADS=${WRK_THREADS:-1}
 PREFILL=${PREFILL:-600000}
 E2E_RATE=${E2E_RATE:-1000}
 E2E_PRODUCERS=${E2E_PRODUCERS:-8}
@@ -117,7 +118,7 @@ run_wrk() { # port script queue-url seconds [protocol]
   local report="$out/wrk-last.txt" w t0 t1
   rm -f "$stop_file"
   QUEUE_URL=$3 PROTOCOL=${5:-query} STOP_FILE=$stop_file \
-    wrk -t1 -c"$CONNECTIONS" -d"$4s" -s "$here/$2.lua" "http://127.0.0.1:$1/" >"$report" &
+    wrk -t"${wrk_threads:-$WRK_THREADS}" -c"$CONNECTIONS" -d"$4s" -s "$here/$2.lua" "http://127.0.0.1:$1/" >"$report" &
   w=$!
   t0=$(cpu_ticks "$w" 0)
   # wrk's CPU, read just before it exits: it spends nearly all of it in the timed window
@@ -132,7 +133,8 @@ run_wrk() { # port script queue-url seconds [protocol]
   echo "$(awk '/requests in/ {print $1}' "$report") $(awk '/Non-2xx/ {print $NF}' "$report" | grep . || echo 0) $((t1 - t0))"
 }
 fill() { # port queue-url messages
-  FILL_MESSAGES=$3 run_wrk "$1" fill "$2" 600 >/dev/null
+  # one thread: fill.lua counts per thread
+  FILL_MESSAGES=$3 wrk_threads=1 run_wrk "$1" fill "$2" 600 >/dev/null
 }
 recvdel_field() { # name -> its value in the last recvdel report line
   sed -n "s/^recvdel .*$1=\([0-9]*\).*/\1/p" "$out/wrk-last.txt"
@@ -173,7 +175,7 @@ results=$out/results.tsv
 printf 'round\tscenario\ttarget\tmsg_per_s\tserver_us_per_msg\tclient_us_per_msg\tfailed_requests\n' >"$results"
 latencies=$out/e2e.tsv
 printf 'round\tprotocol\ttarget\tsent\treceived\tlost\tp50_ms\tp90_ms\tp99_ms\tp999_ms\tmax_ms\n' >"$latencies"
-log "results in $out; scenarios $SCENARIOS over $PROTOCOLS, $ROUNDS round(s), ${WARMUP}s warm-up, ${DURATION}s measured, $CONNECTIONS connections"
+log "results in $out; scenarios $SCENARIOS over $PROTOCOLS, $ROUNDS round(s), ${WARMUP}s warm-up, ${DURATION}s measured, $CONNECTIONS connections, $WRK_THREADS wrk thread(s)"
 for ((round = 1; round <= ROUNDS; round++)); do
   for target in sluice elasticmq; do
     port=$SLUICE_PORT; [[ $target == elasticmq ]] && port=$ELASTICMQ_PORT
