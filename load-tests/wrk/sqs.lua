@@ -23,6 +23,7 @@ local function json_unescape(s)
 end
 
 local function json_escape(s)
+  if not s:find('["\\]') then return s end
   return (s:gsub("\\", "\\\\"):gsub('"', '\\"'))
 end
 
@@ -62,15 +63,36 @@ function sqs.delete_batch(protocol, queue, handles)
   return wrk.format("POST", "/", query_headers, table.concat(form, "&"))
 end
 
+-- the text between each opening and the closer after it, unescaped when it holds an escape, in order;
+-- plain searches (no pattern matching over the whole answer: the client's cost per message counts)
+local function between(body, opening, closer, escape, unescape)
+  local out, at = {}, 1
+  while true do
+    local _, open_end = body:find(opening, at, true)
+    if not open_end then return out end
+    local close = body:find(closer, open_end + 1, true)
+    -- a JSON string may hold an escaped quote: look further while the quote found is escaped
+    while close and escape == "\\" and body:byte(close - 1) == 92 do
+      local backslashes, i = 0, close - 1
+      while body:byte(i) == 92 do backslashes, i = backslashes + 1, i - 1 end
+      if backslashes % 2 == 0 then break end
+      close = body:find(closer, close + 1, true)
+    end
+    if not close then return out end
+    local text = body:sub(open_end + 1, close - 1)
+    if text:find(escape, 1, true) then text = unescape(text) end
+    out[#out + 1] = text
+    at = close + #closer
+  end
+end
+
 -- the receipt handles of a ReceiveMessage answer, in order
 function sqs.handles(protocol, body)
-  local handles = {}
   if protocol == "json" then
-    for h in body:gmatch('"ReceiptHandle"%s*:%s*"(.-[^\\])"') do handles[#handles + 1] = json_unescape(h) end
-  else
-    for h in body:gmatch("<ReceiptHandle>(.-)</ReceiptHandle>") do handles[#handles + 1] = xml_unescape(h) end
+    -- both brokers write '"ReceiptHandle":"' without spaces
+    return between(body, '"ReceiptHandle":"', '"', "\\", json_unescape)
   end
-  return handles
+  return between(body, "<ReceiptHandle>", "</ReceiptHandle>", "&", xml_unescape)
 end
 
 function sqs.is_delete_batch_answer(body)
