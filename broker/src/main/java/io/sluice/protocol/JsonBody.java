@@ -22,14 +22,18 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Writes a JSON protocol response body with Jackson's streaming generator. What it adds to Vert.x's
  * own encoding ({@link JsonObject#toBuffer()}) is speed on the receive path, where the bodies,
- * message ids and receipt handles of up to ten messages go out per answer: a string that needs no
- * escaping (no control character, quote or backslash: every id, handle and digest, and most
- * bodies) is copied as its UTF-8 bytes instead of being escaped character by character, and member
- * names, a small fixed set, are encoded once. The output is the same JSON.
+ * message ids and receipt handles of up to ten messages go out per answer: a string of plain
+ * printable ASCII with nothing to escape (every id, handle and digest, and many bodies) is copied
+ * as its bytes instead of being escaped character by character, and such member names are encoded
+ * once. Any other string goes through Jackson's own {@code writeString} and {@code writeFieldName},
+ * as in Vert.x, so the output is byte for byte what {@code toBuffer} writes.
  */
 final class JsonBody {
     private static final JsonFactory FACTORY = new JsonFactory();
-    /** Member names are the SQS API's own (and attribute names, bounded by the queue's): a small set. */
+    /**
+     * Member names are mostly the SQS API's own; the names of message attributes and tags are the
+     * users', so the cache stops growing here and later names are encoded each time.
+     */
     private static final int MAX_NAMES = 4_096;
 
     private static final VarHandle LANES = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -38,6 +42,7 @@ final class JsonBody {
     private static final long CONTROL_LIMIT = 0x20 * ONES;
     private static final long QUOTES = '"' * ONES;
     private static final long BACKSLASHES = '\\' * ONES;
+    private static final long QUESTION_MARKS = '?' * ONES;
 
     private static final Map<String, SerializedString> NAMES = new ConcurrentHashMap<>();
 
@@ -77,7 +82,7 @@ final class JsonBody {
     private static void writeObject(JsonGenerator gen, Map<?, ?> object) throws IOException {
         gen.writeStartObject();
         for (Map.Entry<?, ?> e : object.entrySet()) {
-            gen.writeFieldName(name(String.valueOf(e.getKey())));
+            writeName(gen, String.valueOf(e.getKey()));
             writeValue(gen, e.getValue());
         }
         gen.writeEndObject();
@@ -123,51 +128,60 @@ final class JsonBody {
     }
 
     private static void writeString(JsonGenerator gen, String s) throws IOException {
-        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-        if (needsEscaping(utf8)) {
-            gen.writeString(s);
+        byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+        if (isPlainAscii(bytes)) {
+            gen.writeRawUTF8String(bytes, 0, bytes.length);
         } else {
-            gen.writeRawUTF8String(utf8, 0, utf8.length);
+            gen.writeString(s);
         }
     }
 
     /**
-     * Whether JSON requires an escape in these UTF-8 bytes: a control character, a quote or a
-     * backslash. Bytes of multi-byte characters are all 0x80 or above and go out as they are.
-     * Eight bytes are tested at a time (a bytewise loop took as long as Jackson's escaping itself):
-     * a lane below 0x20 borrows into its top bit when 0x20 is taken from it, and a lane equal to
-     * the quote or the backslash is zero after the XOR, so taking 0x01 from it does the same; the
-     * {@code & ~lanes} drops lanes whose own top bit is set (the XOR keeps top bits as they are). A
-     * borrow only crosses into the next lane from a lane that is itself a hit, so there are no
-     * false answers for the word as a whole.
+     * Whether these UTF-8 bytes are all printable ASCII that JSON takes as it is: 0x20 to 0x7F but
+     * the quote and the backslash, and but the question mark, which is what the JDK's encoder
+     * writes for half a surrogate pair (such a string, which only a tag may hold, and any with a
+     * real question mark go to Jackson, which escapes the half as Vert.x did). Eight bytes are tested at a time (a bytewise loop took as long
+     * as Jackson's escaping itself): a lane below 0x20 borrows into its top bit when 0x20 is taken
+     * from it, a lane equal to the quote, the backslash or the question mark is zero after the XOR, so taking 0x01
+     * from it does the same, and a lane of 0x80 or above (any byte of a multi-byte character) has
+     * its top bit set already. A borrow only crosses into the next lane from a lane that is itself
+     * a hit, so the answer for the word as a whole is exact.
      */
-    static boolean needsEscaping(byte[] utf8) {
+    static boolean isPlainAscii(byte[] bytes) {
         int i = 0;
-        for (; i + Long.BYTES <= utf8.length; i += Long.BYTES) {
-            long lanes = (long) LANES.get(utf8, i);
-            long borrows = (lanes - CONTROL_LIMIT) | ((lanes ^ QUOTES) - ONES) | ((lanes ^ BACKSLASHES) - ONES);
-            if ((borrows & ~lanes & TOP_BITS) != 0) {
-                return true;
+        for (; i + Long.BYTES <= bytes.length; i += Long.BYTES) {
+            long lanes = (long) LANES.get(bytes, i);
+            long borrows = (lanes - CONTROL_LIMIT)
+                    | ((lanes ^ QUOTES) - ONES)
+                    | ((lanes ^ BACKSLASHES) - ONES)
+                    | ((lanes ^ QUESTION_MARKS) - ONES);
+            if (((borrows | lanes) & TOP_BITS) != 0) {
+                return false;
             }
         }
-        for (; i < utf8.length; i++) {
-            byte b = utf8[i];
-            if ((b >= 0 && b < 0x20) || b == '"' || b == '\\') {
-                return true;
+        for (; i < bytes.length; i++) {
+            byte b = bytes[i];
+            if (b < 0x20 || b == '"' || b == '\\' || b == '?') { // a byte of 0x80 or above is negative
+                return false;
             }
         }
-        return false;
+        return true;
     }
 
-    private static SerializedString name(String name) {
+    private static void writeName(JsonGenerator gen, String name) throws IOException {
         SerializedString known = NAMES.get(name);
         if (known != null) {
-            return known;
+            gen.writeFieldName(known);
+            return;
+        }
+        if (!isPlainAscii(name.getBytes(StandardCharsets.UTF_8))) {
+            gen.writeFieldName(name);
+            return;
         }
         SerializedString made = new SerializedString(name);
         if (NAMES.size() < MAX_NAMES) {
             NAMES.putIfAbsent(name, made);
         }
-        return made;
+        gen.writeFieldName(made);
     }
 }
