@@ -63,21 +63,23 @@ function sqs.delete_batch(protocol, queue, handles)
   return wrk.format("POST", "/", query_headers, table.concat(form, "&"))
 end
 
+-- whether the character at position at is escaped: preceded by an odd number of backslashes
+local function escaped(body, at)
+  local i = at - 1
+  while body:byte(i) == 92 do i = i - 1 end
+  return (at - 1 - i) % 2 == 1
+end
+
 -- the text between each opening and the closer after it, unescaped when it holds an escape, in order;
--- plain searches (no pattern matching over the whole answer: the client's cost per message counts)
+-- plain searches (no pattern matching over the whole answer: the client's cost per message counts).
+-- A closer '"' ends a JSON string, which may hold an escaped quote: such a quote is skipped.
 local function between(body, opening, closer, escape, unescape)
   local out, at = {}, 1
   while true do
     local _, open_end = body:find(opening, at, true)
     if not open_end then return out end
     local close = body:find(closer, open_end + 1, true)
-    -- a JSON string may hold an escaped quote: look further while the quote found is escaped
-    while close and escape == "\\" and body:byte(close - 1) == 92 do
-      local backslashes, i = 0, close - 1
-      while body:byte(i) == 92 do backslashes, i = backslashes + 1, i - 1 end
-      if backslashes % 2 == 0 then break end
-      close = body:find(closer, close + 1, true)
-    end
+    while close and closer == '"' and escaped(body, close) do close = body:find(closer, close + 1, true) end
     if not close then return out end
     local text = body:sub(open_end + 1, close - 1)
     if text:find(escape, 1, true) then text = unescape(text) end
