@@ -59,6 +59,32 @@ class HazelcastSetupTest {
     }
 
     @Test
+    void seventyOnePartitionsUnlessTheConfigurationSaysOtherwise() throws IOException {
+        assertEquals(
+                "71",
+                HazelcastSetup.config(new ClusterSettings(null, "127.0.0.1", 0, 1))
+                        .getProperty(HazelcastSetup.PARTITION_COUNT));
+        Path shipped = IsolatedClusterConfig.write(IsolatedClusterConfig.newClusterName());
+        assertEquals(
+                "71",
+                HazelcastSetup.config(new ClusterSettings(shipped.toString(), "127.0.0.1", 0, 1))
+                        .getProperty(HazelcastSetup.PARTITION_COUNT));
+
+        // A cluster started with Hazelcast's default keeps it when its file says so.
+        Path own = Files.createTempFile("sluice-cluster", ".yaml");
+        own.toFile().deleteOnExit();
+        Files.writeString(
+                own,
+                Files.readString(shipped)
+                        .replaceFirst(
+                                "  properties:\n", "  properties:\n    " + HazelcastSetup.PARTITION_COUNT + ": 271\n"));
+        assertEquals(
+                "271",
+                HazelcastSetup.config(new ClusterSettings(own.toString(), "127.0.0.1", 0, 1))
+                        .getProperty(HazelcastSetup.PARTITION_COUNT));
+    }
+
+    @Test
     void theVertxRecordsAreBackedUpWithoutWaitingForTheBackup() {
         Path file = IsolatedClusterConfig.write(IsolatedClusterConfig.newClusterName());
         Config c = HazelcastSetup.config(new ClusterSettings(file.toString(), "127.0.0.1", 0, 1));
