@@ -138,6 +138,9 @@ public final class SluiceNode implements AutoCloseable {
         Clock clock = Clock.SYSTEM;
         LongPolls longPolls = new LongPolls();
         boolean standalone = HazelcastSetup.standalone(config.cluster());
+        // The partition loops and the wake relay do not need each other: they start together (on a
+        // loaded machine every step of a start waits its turn for a core).
+        Future<PartitionLoops> loopsDeployed = PartitionLoops.deploy(vertx, eventLoops, clock);
         // Alone, every parked poll is on this node: a partition wakes them directly. In a cluster
         // the relay also tells the nodes where polls on the queue are parked.
         VisibilityListener wakes = longPolls;
@@ -161,7 +164,7 @@ public final class SluiceNode implements AutoCloseable {
                     metrics.forget(name);
                 });
         HazelcastOwnership ownership = new HazelcastOwnership(hz.getPartitionService());
-        PartitionLoops loops = await(PartitionLoops.deploy(vertx, eventLoops, clock), "start the partition loops");
+        PartitionLoops loops = await(loopsDeployed, "start the partition loops");
         PartitionDirectory directory;
         Ownership owned;
         BooleanSupplier paused;
@@ -200,11 +203,10 @@ public final class SluiceNode implements AutoCloseable {
         }
         HazelcastMessageCodec.register(vertx.eventBus(), hz);
         ClusterRouter router = new ClusterRouter(vertx, directory, ownership, stats);
-        await(
-                vertx.deployVerticle(
-                        () -> new ForwardedRequests(directory, nodeId),
-                        new DeploymentOptions().setInstances(eventLoops)),
-                "serve forwarded requests");
+        // Serving other nodes' forwarded requests and listening for clients do not need each other
+        // either: both are deployed here and awaited together below.
+        Future<String> forwarding = vertx.deployVerticle(
+                () -> new ForwardedRequests(directory, nodeId), new DeploymentOptions().setInstances(eventLoops));
         Reconciler reconciler =
                 new Reconciler(vertx, directory, registry, owned, hz.getPartitionService(), longPolls, blocking);
         reconciler.start(!standalone);
@@ -225,11 +227,11 @@ public final class SluiceNode implements AutoCloseable {
         metrics.bind(directory, router, longPolls, clock);
         Health health = new Health(paused, reconciler::backupsInPlace, reconciler::partitionsRebuilt);
         ConnectionLimit connections = new ConnectionLimit(config.http().maxConnections());
-        await(
-                vertx.deployVerticle(
-                        () -> new SqsHttpVerticle(broker, health, connections),
-                        new DeploymentOptions().setInstances(eventLoops).setThreadingModel(ThreadingModel.EVENT_LOOP)),
-                "listen on " + config.host() + ":" + config.port());
+        Future<String> listening = vertx.deployVerticle(
+                () -> new SqsHttpVerticle(broker, health, connections),
+                new DeploymentOptions().setInstances(eventLoops).setThreadingModel(ThreadingModel.EVENT_LOOP));
+        await(forwarding, "serve forwarded requests");
+        await(listening, "listen on " + config.host() + ":" + config.port());
         health.awaitReady(START_TIMEOUT_SECONDS);
         return new SluiceNode(vertx, loops, directory, health, blocking, config.port(), baseUrl);
     }
