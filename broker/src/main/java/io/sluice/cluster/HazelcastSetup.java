@@ -72,10 +72,12 @@ public final class HazelcastSetup {
         if (settings.hazelcastPort() > 0) {
             c.getNetworkConfig().setPort(settings.hazelcastPort());
         }
+        // The host only: Hazelcast adds the port it bound. That is the one asked for unless another
+        // member on the machine has it; then the next free one (auto-increment), which a port given
+        // here would have hidden: two nodes started with the same --hz-port both called themselves
+        // by the first's address and never joined.
         if (settings.configFile() == null || c.getNetworkConfig().getPublicAddress() == null) {
-            c.getNetworkConfig()
-                    .setPublicAddress(
-                            settings.host() + (settings.hazelcastPort() > 0 ? ":" + settings.hazelcastPort() : ""));
+            c.getNetworkConfig().setPublicAddress(settings.host());
         }
         // Vert.x closes Hazelcast itself on SIGTERM; Hazelcast's own hook would race it.
         c.setProperty("hazelcast.shutdownhook.enabled", "false");

@@ -3,6 +3,7 @@ package io.sluice.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hazelcast.config.Config;
 import io.sluice.config.ClusterSettings;
@@ -56,6 +57,17 @@ class HazelcastSetupTest {
                 "2",
                 HazelcastSetup.config(new ClusterSettings(own.toString(), "127.0.0.1", 0, 1))
                         .getProperty(HazelcastSetup.RESPONSE_THREADS));
+    }
+
+    @Test
+    void aMemberCallsItselfByThePortItBoundNotTheOneItAskedFor() {
+        Path file = IsolatedClusterConfig.write(IsolatedClusterConfig.newClusterName());
+        Config c = HazelcastSetup.config(new ClusterSettings(file.toString(), "127.0.0.1", 5801, 1));
+
+        assertEquals(5801, c.getNetworkConfig().getPort());
+        assertTrue(c.getNetworkConfig().isPortAutoIncrement());
+        // No port: Hazelcast adds the one it bound, 5802 for a second node asking for 5801.
+        assertEquals("127.0.0.1", c.getNetworkConfig().getPublicAddress());
     }
 
     @Test
