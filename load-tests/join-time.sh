@@ -7,8 +7,8 @@
 #
 # Knobs (environment): PARTITIONS (71 271; both nodes of a pair use the same count, passed as
 # -Dhazelcast.partition.count), ROUNDS (3), JAR (broker/target/sluice.jar; build it first:
-# mvn -q -B -DskipTests package), HZ_PORT (5801: the first node's Hazelcast port, the second takes the
-# next), HTTP_PORT (9600, and the next). Both nodes use cluster-config/local.yaml with those ports; no
+# mvn -q -B -DskipTests package), HZ_PORT (5801: both nodes get it, the first binds it, the second the next
+# free one and finds the first among HZ_PORT..+2), HTTP_PORT (9600, and the next). Both nodes use cluster-config/local.yaml with those ports; no
 # other cluster named "sluice" may listen on them.
 #
 # The second node starts with -Dsluice.exitWhenReady=true: it stops as soon as it is ready (handing its
@@ -26,9 +26,9 @@ CONFIG=cluster-config/local.yaml
 JSA=${JAR%.jar}.jsa
 CDS=()
 [[ -f $JSA ]] && CDS=(-XX:SharedArchiveFile="$JSA")
-LOGS=$(mktemp -d)
+LOGS=${KEEP_LOGS:-$(mktemp -d)}
 first=
-cleanup() { [[ -n $first ]] && kill "$first" 2>/dev/null; rm -rf "$LOGS"; }
+cleanup() { [[ -n $first ]] && kill "$first" 2>/dev/null; [[ -z ${KEEP_LOGS:-} ]] && rm -rf "$LOGS"; }
 trap cleanup EXIT
 
 for ((round = 1; round <= ROUNDS; round++)); do
@@ -46,8 +46,9 @@ for ((round = 1; round <= ROUNDS; round++)); do
         t0=$(date +%s.%N)
         TIMEFORMAT='%U %S'
         { time java -Xmx256m -Dhazelcast.partition.count="$pc" -Dsluice.exitWhenReady=true "${CDS[@]}" \
-            -jar "$JAR" --port $((HTTP_PORT + 1)) --cluster-config "$CONFIG" --hz-port $((HZ_PORT + 1)) \
+            -jar "$JAR" --port $((HTTP_PORT + 1)) --cluster-config "$CONFIG" --hz-port "$HZ_PORT" \
             > "$LOGS/second.log" 2>&1; } 2> "$LOGS/time"
+        grep -q "Members {size:2" "$LOGS/second.log" || { echo "the second node did not join the first" >&2; exit 1; }
         readyAt=$(grep -m1 "Sluice ready" "$LOGS/second.log" | cut -c1-23)
         python3 - "$pc" "$round" "$t0" "$readyAt" "$(cat "$LOGS/time")" <<'EOF'
 import datetime, sys
