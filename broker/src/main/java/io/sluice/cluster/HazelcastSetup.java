@@ -50,9 +50,9 @@ public final class HazelcastSetup {
      * Instead of Hazelcast's 271. A Hazelcast partition holds the records of every queue partition
      * whose key falls in it and moves as one unit; a joining node takes over its share of them one
      * migration each, and a start builds every service's containers once per partition. With 71, a
-     * second node joining an idle one was ready after 2.2-2.6 s against 3.4-3.8 s, using 4.0-4.4 s of
-     * CPU against 5.4-5.6 (load-tests/README.md, stop 37). 71 is prime, like 271, and spreads evenly
-     * over clusters of a few dozen nodes.
+     * second node joining an idle one was ready 2.9-3.5 s after launch on 4.2-5.0 s of CPU, against
+     * 4.5-4.9 s on 6.4-6.7 s (load-tests/join-time.sh, five rounds; load-tests/README.md, stop 37).
+     * 71 is prime, like 271, and spreads evenly over clusters of a few dozen nodes.
      */
     static final int DEFAULT_PARTITION_COUNT = 71;
 
