@@ -40,22 +40,10 @@ class HazelcastSetupTest {
 
     @Test
     void answersAreCompletedOnTheIoThreadUnlessTheConfigurationSaysOtherwise() throws IOException {
-        Path shipped = IsolatedClusterConfig.write(IsolatedClusterConfig.newClusterName());
-        assertEquals(
-                "0",
-                HazelcastSetup.config(new ClusterSettings(shipped.toString(), "127.0.0.1", 0, 1))
-                        .getProperty(HazelcastSetup.RESPONSE_THREADS));
-
-        Path own = Files.createTempFile("sluice-cluster", ".yaml");
-        own.toFile().deleteOnExit();
-        Files.writeString(
-                own,
-                Files.readString(shipped)
-                        .replaceFirst(
-                                "  properties:\n", "  properties:\n    " + HazelcastSetup.RESPONSE_THREADS + ": 2\n"));
+        assertEquals("0", configOf(shippedFile()).getProperty(HazelcastSetup.RESPONSE_THREADS));
         assertEquals(
                 "2",
-                HazelcastSetup.config(new ClusterSettings(own.toString(), "127.0.0.1", 0, 1))
+                configOf(withProperty(HazelcastSetup.RESPONSE_THREADS, "2"))
                         .getProperty(HazelcastSetup.RESPONSE_THREADS));
     }
 
@@ -76,24 +64,32 @@ class HazelcastSetupTest {
                 "71",
                 HazelcastSetup.config(new ClusterSettings(null, "127.0.0.1", 0, 1))
                         .getProperty(HazelcastSetup.PARTITION_COUNT));
-        Path shipped = IsolatedClusterConfig.write(IsolatedClusterConfig.newClusterName());
-        assertEquals(
-                "71",
-                HazelcastSetup.config(new ClusterSettings(shipped.toString(), "127.0.0.1", 0, 1))
-                        .getProperty(HazelcastSetup.PARTITION_COUNT));
-
+        assertEquals("71", configOf(shippedFile()).getProperty(HazelcastSetup.PARTITION_COUNT));
         // A cluster started with Hazelcast's default keeps it when its file says so.
+        assertEquals(
+                "271",
+                configOf(withProperty(HazelcastSetup.PARTITION_COUNT, "271"))
+                        .getProperty(HazelcastSetup.PARTITION_COUNT));
+    }
+
+    /** A cluster file as shipped, under a cluster name of its own. */
+    private static Path shippedFile() {
+        return IsolatedClusterConfig.write(IsolatedClusterConfig.newClusterName());
+    }
+
+    /** The shipped cluster file with one more Hazelcast property. */
+    private static Path withProperty(String name, String value) throws IOException {
         Path own = Files.createTempFile("sluice-cluster", ".yaml");
         own.toFile().deleteOnExit();
         Files.writeString(
                 own,
-                Files.readString(shipped)
-                        .replaceFirst(
-                                "  properties:\n", "  properties:\n    " + HazelcastSetup.PARTITION_COUNT + ": 271\n"));
-        assertEquals(
-                "271",
-                HazelcastSetup.config(new ClusterSettings(own.toString(), "127.0.0.1", 0, 1))
-                        .getProperty(HazelcastSetup.PARTITION_COUNT));
+                Files.readString(shippedFile())
+                        .replaceFirst("  properties:\n", "  properties:\n    " + name + ": " + value + "\n"));
+        return own;
+    }
+
+    private static Config configOf(Path file) {
+        return HazelcastSetup.config(new ClusterSettings(file.toString(), "127.0.0.1", 0, 1));
     }
 
     @Test
