@@ -52,7 +52,8 @@ public final class HazelcastSetup {
      * migration each, and a start builds every service's containers once per partition. With 71, a
      * second node joining an idle one was ready 2.9-3.5 s after launch on 4.2-5.0 s of CPU, against
      * 4.5-4.9 s on 6.4-6.7 s (load-tests/join-time.sh, five rounds; load-tests/README.md, stop 37).
-     * 71 is prime, like 271, and spreads evenly over clusters of a few dozen nodes.
+     * 71 is prime, like 271: ten nodes own seven or eight each; a cluster of more than a dozen or
+     * so nodes wants a bigger count, set in its file.
      */
     static final int DEFAULT_PARTITION_COUNT = 71;
 
