@@ -91,14 +91,15 @@ public final class HazelcastSetup {
         if (c.getProperty("hazelcast.max.no.heartbeat.seconds") == null) {
             c.setProperty("hazelcast.max.no.heartbeat.seconds", "10");
         }
-        if (c.getProperty(PARTITION_COUNT) == null && System.getProperty(PARTITION_COUNT) == null) {
+        // Config.getProperty falls back to the JVM's system properties: -D counts as set.
+        if (c.getProperty(PARTITION_COUNT) == null) {
             c.setProperty(PARTITION_COUNT, Integer.toString(DEFAULT_PARTITION_COUNT));
         }
         // Answers of operations are completed on the IO thread that read them, not handed to a
         // response thread: one thread wake less per commit (each callback here only hands the
         // result on to a Vert.x context). Three nodes, SendMessage through one: 4.7 instead of 6.2
         // context switches per message (load-tests/README.md, stop 21).
-        if (c.getProperty(RESPONSE_THREADS) == null && System.getProperty(RESPONSE_THREADS) == null) {
+        if (c.getProperty(RESPONSE_THREADS) == null) {
             c.setProperty(RESPONSE_THREADS, "0");
         }
         // Other members send batched partition requests to this one; older builds get them one by one.
