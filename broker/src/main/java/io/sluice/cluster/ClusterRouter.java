@@ -5,6 +5,7 @@ import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.PartitionMoved;
 import io.sluice.partition.PartitionRouter;
 import io.sluice.partition.PartitionStats;
+import io.sluice.partition.SendAffinity;
 import io.sluice.queue.ErrorCode;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.SqsException;
@@ -15,7 +16,6 @@ import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.ReplyException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -43,12 +43,16 @@ public final class ClusterRouter implements PartitionRouter {
     private final HazelcastOwnership ownership;
     private final StatsBoard stats;
     private final DeliveryOptions options = new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MILLIS);
+    private final SendAffinity sendAffinity;
 
-    public ClusterRouter(Vertx vertx, PartitionDirectory local, HazelcastOwnership ownership, StatsBoard stats) {
+    /** @param sendBlock how many sends {@link SendAffinity} keeps on one partition */
+    public ClusterRouter(
+            Vertx vertx, PartitionDirectory local, HazelcastOwnership ownership, StatsBoard stats, int sendBlock) {
         this.vertx = vertx;
         this.local = local;
         this.ownership = ownership;
         this.stats = stats;
+        this.sendAffinity = new SendAffinity(ownership::ownsLocally, sendBlock);
     }
 
     static String address(String nodeId) {
@@ -63,28 +67,13 @@ public final class ClusterRouter implements PartitionRouter {
     }
 
     /**
-     * A random one of the queue's partitions that this node owns, so the message is stored
-     * without a hop to another node (its backup still goes to one); a random one of all when this
-     * node owns none. Standard queues promise no order, and long polls and weighted short polls
-     * find messages in whichever partitions hold them. Not narrowed to the partitions of the
-     * calling thread's loop: that put one connection's messages in 2 of 8 partitions, so a short
-     * poll's sample of half the partitions would find all or none of them.
+     * In a partition {@link SendAffinity} picks: one this node owns when it owns any, kept for the
+     * next sends of the calling thread while its previous ones are in flight, so they commit together.
      */
     @Override
-    public int partitionForSend(String queueName, int partitions) {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        int start = random.nextInt(partitions);
-        int chosen = -1;
-        int seen = 0;
-        for (int k = 0; k < partitions; k++) {
-            int i = (start + k) % partitions;
-            Member owner = ownership.owner(queueName, i);
-            // Reservoir sampling: each owned partition is equally likely, in one pass.
-            if (owner != null && owner.localMember() && random.nextInt(++seen) == 0) {
-                chosen = i;
-            }
-        }
-        return chosen >= 0 ? chosen : start;
+    public <R> Future<R> executeSend(String queueName, int partitions, PartitionRequest<R> request) {
+        SendAffinity.Pick pick = sendAffinity.pick(queueName, partitions);
+        return execute(queueName, pick.partition(), request).onComplete(ar -> pick.done());
     }
 
     /** How many requests this node has forwarded to partition owners elsewhere. */

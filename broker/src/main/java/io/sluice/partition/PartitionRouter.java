@@ -13,11 +13,11 @@ public interface PartitionRouter {
     <R> Future<R> execute(String queueName, int partition, PartitionRequest<R> request);
 
     /**
-     * The partition a standard queue's message goes to: any will do, so a random one, spread
-     * without shared state.
+     * Stores a standard queue's send (one message or a batch) in a partition of the router's
+     * choice: any will do, so a random one here, spread without shared state.
      */
-    default int partitionForSend(String queueName, int partitions) {
-        return ThreadLocalRandom.current().nextInt(partitions);
+    default <R> Future<R> executeSend(String queueName, int partitions, PartitionRequest<R> request) {
+        return execute(queueName, ThreadLocalRandom.current().nextInt(partitions), request);
     }
 
     /**

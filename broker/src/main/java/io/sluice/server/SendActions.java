@@ -91,10 +91,7 @@ final class SendActions {
         }
         Future<List<SendOutcome>> stored = sends.isEmpty()
                 ? Future.succeededFuture(List.of())
-                : broker.router.execute(
-                        meta.name(),
-                        broker.router.partitionForSend(meta.name(), meta.partitions()),
-                        new PartitionRequest.SendBatch(sends));
+                : broker.router.executeSend(meta.name(), meta.partitions(), new PartitionRequest.SendBatch(sends));
         return stored.transform(done -> {
             List<JsonObject> results = new ArrayList<>(ids.size());
             int next = 0;
@@ -186,9 +183,8 @@ final class SendActions {
 
     private Future<SendOutcome> send(QueueMeta meta, Outgoing out) {
         if (!meta.fifo()) {
-            int partition = broker.router.partitionForSend(meta.name(), meta.partitions());
-            return broker.router.execute(
-                    meta.name(), partition, new PartitionRequest.Send(out.record, out.delayMillis));
+            return broker.router.executeSend(
+                    meta.name(), meta.partitions(), new PartitionRequest.Send(out.record, out.delayMillis));
         }
         int group = FifoRules.partitionOf(out.record.messageGroupId(), meta.partitions());
         int dedupHome = meta.deduplicatesPerGroup() ? group : FifoRules.partitionOf(out.dedupKey, meta.partitions());

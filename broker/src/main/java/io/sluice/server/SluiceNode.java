@@ -21,6 +21,7 @@ import io.sluice.config.BrokerConfig;
 import io.sluice.partition.Ownership;
 import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.PartitionLoops;
+import io.sluice.partition.SendAffinity;
 import io.sluice.partition.VisibilityListener;
 import io.sluice.queue.Clock;
 import io.sluice.queue.CommitPort;
@@ -202,7 +203,8 @@ public final class SluiceNode implements AutoCloseable {
             stats.start(vertx);
         }
         HazelcastMessageCodec.register(vertx.eventBus(), hz);
-        ClusterRouter router = new ClusterRouter(vertx, directory, ownership, stats);
+        ClusterRouter router = new ClusterRouter(
+                vertx, directory, ownership, stats, standalone ? SendAffinity.NO_BLOCK : SendAffinity.BLOCK);
         // Serving other nodes' forwarded requests and listening for clients do not need each other
         // either: both are deployed here and awaited together below.
         Future<String> forwarding = vertx.deployVerticle(

@@ -11,6 +11,7 @@ import io.sluice.cluster.InProcessCluster.Node;
 import io.sluice.partition.Ownership;
 import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.PartitionLoops;
+import io.sluice.partition.SendAffinity;
 import io.sluice.queue.Clock;
 import io.sluice.queue.CommitPort;
 import io.sluice.queue.Delivery;
@@ -81,7 +82,8 @@ class ClusterRouterTest {
         join(a.vertx()
                 .deployVerticle(() -> new ForwardedRequests(onA, a.nodeId()), new DeploymentOptions().setInstances(2)));
         forwardedOnB = deployForwarded();
-        router = new ClusterRouter(a.vertx(), onA, ownedByA, new StatsBoard(onA, registry(), a.nodeId()));
+        router = new ClusterRouter(
+                a.vertx(), onA, ownedByA, new StatsBoard(onA, registry(), a.nodeId()), SendAffinity.BLOCK);
         String bAddress = ClusterRouter.address(b.nodeId());
         a.vertx().eventBus().addOutboundInterceptor(delivery -> {
             if (bAddress.equals(delivery.message().address())) {
