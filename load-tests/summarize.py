@@ -228,8 +228,8 @@ def main(out):
     if detail:
         lines.append("## Every measured run")
         lines.append("")
-        lines.append("| Target | Round | Scenario | Protocol | msg/s | requests | req p50 ms | req p99 ms | failures | server CPU s | CPU µs/msg | client CPU µs/msg | seconds |")
-        lines.append("|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        lines.append("| Target | Round | Scenario | Protocol | msg/s | requests | req p50 ms | req p99 ms | failures | server CPU s | CPU µs/msg | client CPU µs/msg | seconds | forwarded by node 1 |")
+        lines.append("|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         order = {s: i for i, s in enumerate(["send", "batch", "recvdel", "fifo", "e2e"])}
         for t, rnd, s, proto, rate, p in sorted(detail, key=lambda d: (order[d[2]], d[3], int(d[4] or 0), d[1], targets.index(d[0]))):
             g = p["_gatling"]
@@ -238,11 +238,15 @@ def main(out):
                 fmt(num(p.get("messagesPerSecond"))), g.get("total", "–"), g.get("p50", "–"), g.get("p99", "–"),
                 p.get("failures", "–"), p.get("serverCpuSeconds", "–"), p.get("cpuMicrosPerMessage", "–") or "–",
                 p.get("clientCpuMicrosPerMessage", "–") or "–", p.get("seconds", "–"),
+                fmt(num(p.get("forwardedByNode1"))) if p.get("forwardedByNode1") else "–",
             ]) + " |")
         lines.append("")
         lines.append("req p50/p99: Gatling's, over all requests of the run (for e2e they include the 20 s long polls)."
                      " client CPU µs/msg: the Gatling JVM's own utime+stime over the same window, per message: the"
-                     " load generator shares the cores with the broker.")
+                     " load generator shares the cores with the broker. forwarded by node 1: the requests node 1"
+                     " sent on to a partition's owner on another node in the measured window;"
+                     " a send stays on node 1 when it owns any of the queue's partitions, which Hazelcast places by the"
+                     " queue's name.")
     print("\n".join(lines))
 
 

@@ -74,9 +74,14 @@ record BenchSettings(
         SqsProtocol protocol = SqsProtocol.parse(System.getProperty("protocol", "json"));
         List<String> endpoints = parseEndpoints(
                 System.getProperty("sqs.endpoints"), System.getProperty("sqs.endpoint", "http://127.0.0.1:9324"));
-        // A fresh queue per run by default, so a second run against the same broker starts empty.
-        String queue =
-                System.getProperty("sqs.queue", "bench-" + workload.shortName() + "-" + System.currentTimeMillis());
+        // A fresh queue per run by default, so a second run against the same broker starts empty. A name given
+        // (-Dsqs.queue: on three nodes the name decides where Hazelcast puts the queue's partitions) is the measured
+        // runs'; the server warm-up run before them uses it with a suffix, since a queue deleted at the end of a
+        // run cannot be created again under its name for 60 s.
+        String given = System.getProperty("sqs.queue");
+        String queue = given == null
+                ? "bench-" + workload.shortName() + "-" + System.currentTimeMillis()
+                : workload == Workload.WARMUP ? given + "-warmup" : given;
         int users = Integer.getInteger("users", 32);
         long seconds = Long.getLong("duration", 30L);
         int size = Integer.getInteger("messageSize", 100);

@@ -21,6 +21,7 @@ final class SqsClient {
     private static final int MAX_UNAVAILABLE = 300;
 
     private static final long UNAVAILABLE_PAUSE_MILLIS = 200;
+    private static final String FORWARDED_METRIC = "sluice_requests_forwarded_total";
     private final HttpClient client;
     private final URI endpoint;
 
@@ -51,6 +52,36 @@ final class SqsClient {
             throw new IllegalStateException(action + " answered " + response.statusCode() + ": " + response.body());
         }
         return SqsProtocol.JSON.reply(response.body());
+    }
+
+    /**
+     * How many requests the node has sent on to a partition's owner on another node so far: Sluice's
+     * {@code sluice_requests_forwarded_total} at {@code GET /metrics}; -1 from a broker without it (ElasticMQ) or
+     * when the node does not answer.
+     */
+    long forwardedRequests() {
+        HttpRequest request = HttpRequest.newBuilder(endpoint.resolve("/metrics"))
+                .timeout(Duration.ofSeconds(5))
+                .GET()
+                .build();
+        try {
+            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                return -1;
+            }
+            for (String line : response.body().split("\n")) {
+                if (line.startsWith(FORWARDED_METRIC + " ")) {
+                    return (long) Double.parseDouble(
+                            line.substring(FORWARDED_METRIC.length() + 1).trim());
+                }
+            }
+            return -1;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
     }
 
     /** One request; a connection that broke is retried on a new one, {@value #MAX_ATTEMPTS} attempts in all. */

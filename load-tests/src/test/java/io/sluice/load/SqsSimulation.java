@@ -120,6 +120,13 @@ public class SqsSimulation extends Simulation {
     private volatile RunStats stats =
             new RunStats(settings.endpoints().size(), ProcessCpu.none(), ProcessCpu.none(), 0, false);
 
+    /**
+     * The first endpoint's forwarded requests when the measured window started (-1: not a Sluice node, or not read):
+     * a send stays on the node that took it when that node owns any of the queue's partitions, which Hazelcast
+     * places by the queue's name, so a three-node run says how many of its requests node 1 forwarded.
+     */
+    private volatile long forwardedAtStart = -1;
+
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final String plainBody = settings.messageBody("");
     private final AtomicInteger groupCounter = new AtomicInteger();
@@ -310,6 +317,7 @@ public class SqsSimulation extends Simulation {
      * {@link #stats} comes last: a user that sees it switched sees the deadlines too (volatile).
      */
     private void startMeasuring() {
+        forwardedAtStart = admin.forwardedRequests();
         groupCounter.set(0);
         for (int i = 0; i < lastSeqByGroup.length(); i++) {
             lastSeqByGroup.set(i, 0);
@@ -674,6 +682,10 @@ public class SqsSimulation extends Simulation {
     @Override
     public void after() {
         Map<String, Object> extra = new LinkedHashMap<>();
+        long forwardedAtEnd = admin.forwardedRequests();
+        if (forwardedAtStart >= 0 && forwardedAtEnd >= 0) {
+            extra.put("forwardedByNode1", forwardedAtEnd - forwardedAtStart);
+        }
         switch (settings.workload()) {
             case E2E -> {
                 extra.put("rate", settings.rate());
