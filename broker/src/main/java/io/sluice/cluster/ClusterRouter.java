@@ -72,8 +72,7 @@ public final class ClusterRouter implements PartitionRouter {
      */
     @Override
     public <R> Future<R> executeSend(String queueName, int partitions, PartitionRequest<R> request) {
-        SendAffinity.Pick pick = sendAffinity.pick(queueName, partitions);
-        return execute(queueName, pick.partition(), request).onComplete(ar -> pick.done());
+        return sendAffinity.send(queueName, partitions, partition -> execute(queueName, partition, request));
     }
 
     /** How many requests this node has forwarded to partition owners elsewhere. */

@@ -1,9 +1,11 @@
 package io.sluice.partition;
 
+import io.vertx.core.Future;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 
 /**
  * Which partition a standard queue's send goes to. Any will do (standard queues promise no
@@ -48,11 +50,20 @@ public final class SendAffinity {
     }
 
     /**
-     * The partition for one more send of the calling thread to the queue. The caller reads
-     * {@link Pick#partition()} at once and calls {@link Pick#done()} when the send has completed,
-     * from any thread.
+     * Runs one send of the calling thread to the queue ({@code run} applied to the partition
+     * picked) and counts it in flight until its future completes. Without blocks every send is a
+     * fresh pick and nothing is tracked.
      */
-    public Pick pick(String queueName, int partitions) {
+    public <R> Future<R> send(String queueName, int partitions, IntFunction<Future<R>> run) {
+        if (block <= NO_BLOCK) {
+            return run.apply(fresh(queueName, partitions));
+        }
+        Pick pick = pick(queueName, partitions);
+        pick.inFlight.incrementAndGet();
+        return run.apply(pick.partition).onComplete(ar -> pick.inFlight.decrementAndGet());
+    }
+
+    private Pick pick(String queueName, int partitions) {
         Map<String, Pick> mine = picks.get();
         Pick pick = mine.get(queueName);
         if (pick == null) {
@@ -68,16 +79,22 @@ public final class SendAffinity {
                 && ownership.ownsLocally(queueName, pick.partition) == pick.local) {
             pick.sent++;
         } else {
-            pick.partition = fresh(queueName, partitions);
-            pick.local = ownership.ownsLocally(queueName, pick.partition);
+            int chosen = owned(queueName, partitions);
+            pick.local = chosen >= 0;
+            pick.partition = pick.local ? chosen : ThreadLocalRandom.current().nextInt(partitions);
             pick.sent = 1;
         }
-        pick.inFlight.incrementAndGet();
         return pick;
     }
 
-    /** A random one of the partitions owned here, in one pass (reservoir sampling); any when none is. */
+    /** A random one of the partitions owned here; any when none is. */
     private int fresh(String queueName, int partitions) {
+        int chosen = owned(queueName, partitions);
+        return chosen >= 0 ? chosen : ThreadLocalRandom.current().nextInt(partitions);
+    }
+
+    /** A random one of the partitions owned here, in one pass (reservoir sampling); -1 when none is. */
+    private int owned(String queueName, int partitions) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         int start = random.nextInt(partitions);
         int chosen = -1;
@@ -88,23 +105,14 @@ public final class SendAffinity {
                 chosen = i;
             }
         }
-        return chosen >= 0 ? chosen : start;
+        return chosen;
     }
 
-    /** One thread's current choice for one queue, and how many of its sends there are in flight. */
-    public static final class Pick {
+    /** One thread's current choice for one queue, and how many of its sends are in flight (completed on any thread). */
+    private static final class Pick {
         private final AtomicInteger inFlight = new AtomicInteger();
         private int partition;
         private boolean local;
         private int sent;
-
-        public int partition() {
-            return partition;
-        }
-
-        /** The send this pick was returned for has completed, successfully or not. */
-        public void done() {
-            inFlight.decrementAndGet();
-        }
     }
 }

@@ -3,7 +3,10 @@ package io.sluice.partition;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -20,14 +23,40 @@ class SendAffinityTest {
     private final SendAffinity affinity =
             new SendAffinity((queue, partition) -> owned.contains(partition), SendAffinity.BLOCK);
 
+    /** Sends not answered yet, oldest first. */
+    private final Deque<Promise<Integer>> inFlight = new ArrayDeque<>();
+
+    /** One send that stays in flight until {@link #answerOldest()}; returns the partition it went to. */
+    private int sendAndHold(SendAffinity to, int partitions) {
+        int[] partition = new int[1];
+        to.send(QUEUE, partitions, p -> {
+            partition[0] = p;
+            Promise<Integer> answer = Promise.promise();
+            inFlight.add(answer);
+            return answer.future();
+        });
+        return partition[0];
+    }
+
+    private int sendAndHold() {
+        return sendAndHold(affinity, PARTITIONS);
+    }
+
+    /** One send answered at once. */
+    private int sendAnswered() {
+        return affinity.send(QUEUE, PARTITIONS, Future::succeededFuture).result();
+    }
+
+    private void answerOldest() {
+        inFlight.removeFirst().complete(0);
+    }
+
     @Test
     void sendsOneAtATimeSpreadOverEveryPartition() {
         ownAll();
         int[] perPartition = new int[PARTITIONS];
         for (int i = 0; i < 800; i++) {
-            SendAffinity.Pick pick = affinity.pick(QUEUE, PARTITIONS);
-            perPartition[pick.partition()]++;
-            pick.done();
+            perPartition[sendAnswered()]++;
         }
         for (int p = 0; p < PARTITIONS; p++) {
             // 100 expected each; missing one of eight in 800 uniform picks has odds below 1e-40.
@@ -38,31 +67,80 @@ class SendAffinityTest {
     @Test
     void whileSendsAreInFlightTheyStayOnOnePartitionForABlock() {
         ownAll();
-        List<SendAffinity.Pick> inFlight = new ArrayList<>();
         Set<Integer> partitionsOfBlock = new HashSet<>();
         for (int i = 0; i < SendAffinity.BLOCK; i++) {
-            SendAffinity.Pick pick = affinity.pick(QUEUE, PARTITIONS);
-            partitionsOfBlock.add(pick.partition());
-            inFlight.add(pick);
+            partitionsOfBlock.add(sendAndHold());
         }
         assertEquals(1, partitionsOfBlock.size(), "one block, one partition: " + partitionsOfBlock);
-        inFlight.forEach(SendAffinity.Pick::done);
+    }
+
+    @Test
+    void aSendAfterEveryEarlierOneWasAnsweredIsAFreshPick() {
+        ownAll();
+        int longestRun = 0;
+        int run = 0;
+        int previous = -1;
+        for (int i = 0; i < 800; i++) {
+            int partition = sendAndHold();
+            answerOldest();
+            run = partition == previous ? run + 1 : 1;
+            longestRun = Math.max(longestRun, run);
+            previous = partition;
+        }
+        // Fresh uniform picks: a run of 16 on one partition in 800 sends has odds near 1e-11; a kept block is 32.
+        assertTrue(longestRun < 16, "answered sends kept a partition " + longestRun + " times in a row");
     }
 
     @Test
     void blocksGoToEveryPartitionOverTime() {
         ownAll();
         Set<Integer> used = new HashSet<>();
-        List<SendAffinity.Pick> inFlight = new ArrayList<>();
         for (int i = 0; i < 200 * SendAffinity.BLOCK; i++) {
-            SendAffinity.Pick pick = affinity.pick(QUEUE, PARTITIONS);
-            used.add(pick.partition());
-            inFlight.add(pick);
+            used.add(sendAndHold());
             if (inFlight.size() > 4) {
-                inFlight.remove(0).done();
+                answerOldest();
             }
         }
         assertEquals(PARTITIONS, used.size(), "200 blocks over 8 partitions: " + used);
+    }
+
+    @Test
+    void onlyPartitionsOwnedHereAreChosenWhenTheNodeOwnsAny() {
+        owned.addAll(List.of(2, 5));
+        for (int i = 0; i < 1000; i++) {
+            int partition = i % 3 == 0 ? sendAnswered() : sendAndHold();
+            assertTrue(owned.contains(partition), "picked " + partition);
+        }
+    }
+
+    @Test
+    void aKeptPartitionThatMovesAwayIsGivenUpAtOnce() {
+        owned.add(2);
+        assertEquals(2, sendAndHold());
+        owned.clear();
+        owned.add(5);
+        assertEquals(5, sendAndHold(), "the send still in flight on 2 must not keep the next one there");
+    }
+
+    @Test
+    void aNodeThatOwnsNoneSendsAnywhereAndTakesItsOwnOnceABlockEnds() {
+        int first = sendAndHold();
+        int other = (first + 1) % PARTITIONS;
+        owned.add(other);
+        for (int i = 1; i < SendAffinity.BLOCK; i++) {
+            assertEquals(first, sendAndHold(), "a block started on another node's partition is kept");
+        }
+        assertEquals(other, sendAndHold());
+    }
+
+    @Test
+    void aQueueWithFewerPartitionsThanTheKeptOneGetsAFreshPick() {
+        ownAll();
+        int partition;
+        do {
+            partition = sendAndHold();
+        } while (partition < 2);
+        assertTrue(sendAndHold(affinity, 2) < 2);
     }
 
     @Test
@@ -70,60 +148,9 @@ class SendAffinityTest {
         SendAffinity alone = new SendAffinity((queue, partition) -> true, SendAffinity.NO_BLOCK);
         Set<Integer> used = new HashSet<>();
         for (int i = 0; i < 800; i++) {
-            used.add(alone.pick(QUEUE, PARTITIONS).partition());
+            used.add(sendAndHold(alone, PARTITIONS));
         }
         assertEquals(PARTITIONS, used.size(), "800 sends in flight at once: " + used);
-    }
-
-    @Test
-    void onlyPartitionsOwnedHereAreChosenWhenTheNodeOwnsAny() {
-        owned.addAll(List.of(2, 5));
-        List<SendAffinity.Pick> inFlight = new ArrayList<>();
-        for (int i = 0; i < 1000; i++) {
-            SendAffinity.Pick pick = affinity.pick(QUEUE, PARTITIONS);
-            assertTrue(owned.contains(pick.partition()), "picked " + pick.partition());
-            if (i % 3 == 0) {
-                pick.done();
-            } else {
-                inFlight.add(pick);
-            }
-        }
-    }
-
-    @Test
-    void aKeptPartitionThatMovesAwayIsGivenUpAtOnce() {
-        owned.add(2);
-        SendAffinity.Pick first = affinity.pick(QUEUE, PARTITIONS);
-        assertEquals(2, first.partition());
-        owned.clear();
-        owned.add(5);
-        SendAffinity.Pick second = affinity.pick(QUEUE, PARTITIONS);
-        assertEquals(5, second.partition(), "the send still in flight on 2 must not keep the next one there");
-    }
-
-    @Test
-    void aNodeThatOwnsNoneSendsAnywhereAndTakesItsOwnOnceABlockEnds() {
-        List<SendAffinity.Pick> inFlight = new ArrayList<>();
-        SendAffinity.Pick first = affinity.pick(QUEUE, PARTITIONS);
-        inFlight.add(first);
-        int other = (first.partition() + 1) % PARTITIONS;
-        owned.add(other);
-        for (int i = 1; i < SendAffinity.BLOCK; i++) {
-            inFlight.add(affinity.pick(QUEUE, PARTITIONS));
-        }
-        assertEquals(other, affinity.pick(QUEUE, PARTITIONS).partition());
-    }
-
-    @Test
-    void aQueueWithFewerPartitionsThanTheKeptOneGetsAFreshPick() {
-        ownAll();
-        List<SendAffinity.Pick> inFlight = new ArrayList<>();
-        SendAffinity.Pick pick;
-        do {
-            pick = affinity.pick(QUEUE, PARTITIONS);
-            inFlight.add(pick);
-        } while (pick.partition() < 2);
-        assertTrue(affinity.pick(QUEUE, 2).partition() < 2);
     }
 
     private void ownAll() {
