@@ -9,10 +9,12 @@ import io.sluice.partition.SendAffinity;
 import io.sluice.queue.ErrorCode;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.SqsException;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,14 +22,35 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Sends a partition request to the partition's owner: straight to the local loop when the
- * owner is this node, otherwise as one event-bus request ({@link ForwardedRequest}) to the
- * owner's node address. While ownership moves (the owner answers "moved", has no handler any
+ * owner is this node, otherwise as an event-bus request to the owner's node address: on an event
+ * loop, with the other requests that loop forwards to that owner in the same turn
+ * ({@link ForwardOutbox}), elsewhere alone ({@link ForwardedRequest}). While ownership moves (the owner answers "moved", has no handler any
  * more, or the table names no owner) the request is re-resolved and retried a bounded number
  * of times; then the client gets ServiceUnavailable (HTTP 503), which SDKs retry.
  */
 public final class ClusterRouter implements PartitionRouter {
     /** Requests sent to another node because it owns the partition (retries included). */
     private final LongAdder forwarded = new LongAdder();
+    /** Event-bus messages those requests travelled in (a bundle of several counts one). */
+    private final LongAdder forwardMessages = new LongAdder();
+    /** Where a context keeps its {@link ForwardOutbox}. */
+    private final Object outboxKey = new Object();
+
+    private final ForwardOutbox.Transport transport = new ForwardOutbox.Transport() {
+        @Override
+        public Future<ForwardedReply> one(String nodeId, ForwardedRequest request) {
+            forwardMessages.increment();
+            return vertx.eventBus()
+                    .<ForwardedReply>request(address(nodeId), request, options)
+                    .map(Message::body);
+        }
+
+        @Override
+        public Future<Object> bundle(String nodeId, ForwardedBundle bundle) {
+            forwardMessages.increment();
+            return vertx.eventBus().request(address(nodeId), bundle, options).map(Message::body);
+        }
+    };
 
     static final String ADDRESS_PREFIX = "sluice.partitions.";
     static final int MAX_ATTEMPTS = 40;
@@ -80,6 +103,11 @@ public final class ClusterRouter implements PartitionRouter {
         return forwarded.sum();
     }
 
+    /** How many event-bus messages carried them: fewer than the requests when bundled. */
+    public long forwardMessages() {
+        return forwardMessages.sum();
+    }
+
     /** Only a partition running here is known: the directory's answer. */
     @Override
     public boolean knownEmpty(String queueName, int partition) {
@@ -102,7 +130,12 @@ public final class ClusterRouter implements PartitionRouter {
         } else if (request instanceof PartitionRequest.Batched<?> batch && !HazelcastOwnership.takesBatches(owner)) {
             tried = oneByOne(HazelcastOwnership.nodeId(owner), queueName, partition, batch);
         } else {
-            tried = forward(HazelcastOwnership.nodeId(owner), queueName, partition, request);
+            tried = forward(
+                    HazelcastOwnership.nodeId(owner),
+                    HazelcastOwnership.takesBundles(owner),
+                    queueName,
+                    partition,
+                    request);
         }
         tried.onComplete(ar -> {
             if (ar.succeeded()) {
@@ -135,22 +168,37 @@ public final class ClusterRouter implements PartitionRouter {
         return attempt >= MAX_ATTEMPTS || nowMillis > deadlineMillis ? Next.GIVE_UP : Next.RETRY;
     }
 
+    /** @param bundles whether the owner reads {@link ForwardedBundle}s (an older build does not) */
     @SuppressWarnings("unchecked")
-    private <R> Future<R> forward(String nodeId, String queueName, int partition, PartitionRequest<R> request) {
+    private <R> Future<R> forward(
+            String nodeId, boolean bundles, String queueName, int partition, PartitionRequest<R> request) {
         if (nodeId == null) {
             return Future.failedFuture(new PartitionMoved(queueName, partition));
         }
         forwarded.increment();
         ForwardedRequest body = new ForwardedRequest(queueName, partition, request);
-        return vertx.eventBus()
-                .<ForwardedReply>request(address(nodeId), body, options)
-                .map(msg -> {
-                    ForwardedReply reply = msg.body();
-                    if (reply.kind() == ForwardedReply.Kind.MOVED) {
-                        throw new PartitionMoved(queueName, partition);
-                    }
-                    return (R) reply.get();
-                });
+        ForwardOutbox outbox = bundles ? outbox() : null;
+        Future<ForwardedReply> sent = outbox == null ? transport.one(nodeId, body) : outbox.add(nodeId, body);
+        return sent.map(reply -> {
+            if (reply.kind() == ForwardedReply.Kind.MOVED) {
+                throw new PartitionMoved(queueName, partition);
+            }
+            return (R) reply.get();
+        });
+    }
+
+    /** The calling event loop's outbox; null off an event loop, where a request goes alone. */
+    private ForwardOutbox outbox() {
+        Context context = Vertx.currentContext();
+        if (context == null || !context.isEventLoopContext()) {
+            return null;
+        }
+        ForwardOutbox outbox = context.get(outboxKey);
+        if (outbox == null) {
+            outbox = new ForwardOutbox(transport, task -> context.runOnContext(v -> task.run()));
+            context.put(outboxKey, outbox);
+        }
+        return outbox;
     }
 
     /**
@@ -163,7 +211,7 @@ public final class ClusterRouter implements PartitionRouter {
             String nodeId, String queueName, int partition, PartitionRequest.Batched<E> batch) {
         List<Future<E>> parts = new ArrayList<>(batch.parts().size());
         for (PartitionRequest<E> part : batch.parts()) {
-            parts.add(forward(nodeId, queueName, partition, part));
+            parts.add(forward(nodeId, false, queueName, partition, part));
         }
         return Future.all(parts)
                 .map(all -> (R) parts.stream().map(Future::result).toList());

@@ -4,15 +4,19 @@ import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.PartitionMoved;
 import io.sluice.queue.ErrorCode;
 import io.sluice.queue.SqsException;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Serves partition requests other nodes forward here. Deployed once per event loop, all on the
- * node's address, so decoding and encoding spread over the loops.
+ * Serves partition requests other nodes forward here, one at a time or in a bundle (answered
+ * together, once each has run). Deployed once per event loop, all on the node's address, so
+ * decoding and encoding spread over the loops.
  */
 public final class ForwardedRequests extends VerticleBase {
     private static final Logger LOG = Logger.getLogger(ForwardedRequests.class.getName());
@@ -39,26 +43,40 @@ public final class ForwardedRequests extends VerticleBase {
         } catch (RuntimeException e) {
             body = e;
         }
-        if (!(body instanceof ForwardedRequest forwarded)) {
+        if (body instanceof ForwardedRequest forwarded) {
+            run(forwarded).onSuccess(msg::reply);
+        } else if (body instanceof ForwardedBundle bundle) {
+            List<Future<ForwardedReply>> replies =
+                    new ArrayList<>(bundle.requests().size());
+            for (ForwardedRequest forwarded : bundle.requests()) {
+                replies.add(run(forwarded));
+            }
+            Future.all(replies)
+                    .onSuccess(all -> msg.reply(new ForwardedReplies(
+                            replies.stream().map(Future::result).toList())));
+        } else {
             LOG.warning("undecodable partition request: " + body);
             msg.reply(ForwardedReply.error(new SqsException(ErrorCode.INTERNAL_FAILURE, "Undecodable request.")));
-            return;
         }
-        local.execute(forwarded.queueName(), forwarded.partition(), forwarded.request())
-                .onComplete(ar -> {
-                    ForwardedReply reply;
-                    if (ar.succeeded()) {
-                        reply = ForwardedReply.result(ar.result());
-                    } else if (ar.cause() instanceof PartitionMoved) {
-                        reply = ForwardedReply.moved();
-                    } else if (ar.cause() instanceof SqsException e) {
-                        reply = ForwardedReply.error(e);
-                    } else {
-                        LOG.log(Level.WARNING, "partition request failed", ar.cause());
-                        reply = ForwardedReply.error(
-                                new SqsException(ErrorCode.SERVICE_UNAVAILABLE, "Storage unavailable; try again."));
-                    }
-                    msg.reply(reply);
-                });
+    }
+
+    /** The request run on its partition, and what the sender is told: never a failed future. */
+    private Future<ForwardedReply> run(ForwardedRequest forwarded) {
+        return local.execute(forwarded.queueName(), forwarded.partition(), forwarded.request())
+                .transform(ar -> Future.succeededFuture(replyTo(ar)));
+    }
+
+    private static ForwardedReply replyTo(AsyncResult<?> ar) {
+        if (ar.succeeded()) {
+            return ForwardedReply.result(ar.result());
+        }
+        if (ar.cause() instanceof PartitionMoved) {
+            return ForwardedReply.moved();
+        }
+        if (ar.cause() instanceof SqsException e) {
+            return ForwardedReply.error(e);
+        }
+        LOG.log(Level.WARNING, "partition request failed", ar.cause());
+        return ForwardedReply.error(new SqsException(ErrorCode.SERVICE_UNAVAILABLE, "Storage unavailable; try again."));
     }
 }

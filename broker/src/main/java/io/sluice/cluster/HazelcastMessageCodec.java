@@ -25,10 +25,12 @@ public final class HazelcastMessageCodec<T extends IdentifiedDataSerializable> i
         this.type = type;
     }
 
-    /** Registers the codecs of {@link ForwardedRequest} and {@link ForwardedReply} as their types' defaults. */
+    /** Registers the codecs of the forwarded requests and replies, single and bundled, as their types' defaults. */
     public static void register(EventBus bus, HazelcastInstance hz) {
         bus.registerDefaultCodec(ForwardedRequest.class, of(hz, ForwardedRequest.class));
         bus.registerDefaultCodec(ForwardedReply.class, of(hz, ForwardedReply.class));
+        bus.registerDefaultCodec(ForwardedBundle.class, of(hz, ForwardedBundle.class));
+        bus.registerDefaultCodec(ForwardedReplies.class, of(hz, ForwardedReplies.class));
     }
 
     static <T extends IdentifiedDataSerializable> HazelcastMessageCodec<T> of(HazelcastInstance hz, Class<T> type) {

@@ -22,6 +22,12 @@ public final class HazelcastOwnership implements Ownership {
      */
     static final String BATCHES_ATTRIBUTE = "sluice.batches";
 
+    /**
+     * Set on members that read several forwarded requests in one message ({@link ForwardedBundle});
+     * a member of an older build lacks it and gets them one per message.
+     */
+    static final String BUNDLES_ATTRIBUTE = "sluice.bundles";
+
     private final PartitionService partitions;
     /**
      * Hazelcast's partition objects are live views of the table, so each queue partition's is
@@ -71,6 +77,11 @@ public final class HazelcastOwnership implements Ownership {
     /** Whether the member serves batched partition requests (see {@link #BATCHES_ATTRIBUTE}). */
     public static boolean takesBatches(Member member) {
         return member.getAttribute(BATCHES_ATTRIBUTE) != null;
+    }
+
+    /** Whether the member reads forwarded requests in bundles (see {@link #BUNDLES_ATTRIBUTE}). */
+    public static boolean takesBundles(Member member) {
+        return member.getAttribute(BUNDLES_ATTRIBUTE) != null;
     }
 
     public static String nodeId(Member member) {

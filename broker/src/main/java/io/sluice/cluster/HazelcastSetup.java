@@ -104,6 +104,8 @@ public final class HazelcastSetup {
         }
         // Other members send batched partition requests to this one; older builds get them one by one.
         c.getMemberAttributeConfig().setAttribute(HazelcastOwnership.BATCHES_ATTRIBUTE, "1");
+        // ... and bundles of the requests one loop forwards to this member in a turn.
+        c.getMemberAttributeConfig().setAttribute(HazelcastOwnership.BUNDLES_ATTRIBUTE, "1");
         // Every queue partition's records, in the partition store service: one operation per commit.
         PartitionStore.register(c, settings.backupCount(), SPLIT_BRAIN_PROTECTION);
         if (c.getMapConfigOrNull(QUEUES_MAP) == null) {

@@ -7,7 +7,7 @@ import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 /**
  * The Hazelcast {@link IdentifiedDataSerializable} types one node sends another over the event
  * bus: a {@link ForwardedRequest} to a partition's owner and the {@link ForwardedReply} it
- * answers with. Each names itself by this factory's id and a class id, and its layout starts
+ * answers with, or several of them in a {@link ForwardedBundle} answered by {@link ForwardedReplies}. Each names itself by this factory's id and a class id, and its layout starts
  * with a format version, so a node of a later release can read what this one writes and add
  * fields after it (a rolling upgrade). Queue metadata travels in Hazelcast's Compact format
  * ({@link QueueMetaSerializer}); partition state in the partition store's own factory.
@@ -18,6 +18,8 @@ public final class WireSerialization implements DataSerializableFactory {
 
     static final int REQUEST = 1;
     static final int REPLY = 2;
+    static final int BUNDLE = 3;
+    static final int REPLIES = 4;
 
     /** Registers this factory and the queue metadata's Compact serializer on a member's configuration. */
     public static void register(SerializationConfig config) {
@@ -30,6 +32,8 @@ public final class WireSerialization implements DataSerializableFactory {
         return switch (classId) {
             case REQUEST -> new ForwardedRequest();
             case REPLY -> new ForwardedReply();
+            case BUNDLE -> new ForwardedBundle();
+            case REPLIES -> new ForwardedReplies();
             default -> null;
         };
     }

@@ -133,6 +133,9 @@ final class Metrics implements PartitionEvents {
             FunctionCounter.builder("sluice.requests.forwarded", router, ClusterRouter::forwardedRequests)
                     .description("Partition requests sent to the node that owns the partition")
                     .register(registry);
+            FunctionCounter.builder("sluice.forward.messages", router, ClusterRouter::forwardMessages)
+                    .description("Event-bus messages the forwarded requests travelled in (several in a bundle)")
+                    .register(registry);
         }
         Gauge.builder("sluice.long.polls.parked", longPolls, LongPolls::parked)
                 .description("ReceiveMessage calls waiting for messages on this node")

@@ -182,4 +182,22 @@ class ForwardedRequestsTest {
     void anUndecodableRequestIsAnsweredInternalFailure() throws Exception {
         assertEquals(ErrorCode.INTERNAL_FAILURE, errorOf(forward(Buffer.buffer(new byte[] {1, 2, 3}))));
     }
+
+    @Test
+    void aBundleIsAnsweredWithEachRequestsReplyInItsOrder() throws Exception {
+        ForwardedBundle bundle = new ForwardedBundle(List.of(
+                new ForwardedRequest(QUEUE, 0, send()),
+                new ForwardedRequest(QUEUE, 1, new PartitionRequest.ChangeVisibility("no-such-message", 1, 0, "h")),
+                new ForwardedRequest("no-such-queue", 0, send()),
+                new ForwardedRequest(QUEUE, 1, send())));
+        ForwardedReplies replies = join(vertx.eventBus()
+                .<ForwardedReplies>request(ClusterRouter.address(NODE), bundle)
+                .map(m -> m.body()));
+        List<ForwardedReply> each = replies.replies();
+        assertEquals(4, each.size());
+        assertInstanceOf(SendOutcome.class, each.get(0).get());
+        assertEquals(ErrorCode.INVALID_PARAMETER_VALUE, errorOf(each.get(1)));
+        assertEquals(ErrorCode.QUEUE_DOES_NOT_EXIST, errorOf(each.get(2)));
+        assertInstanceOf(SendOutcome.class, each.get(3).get());
+    }
 }

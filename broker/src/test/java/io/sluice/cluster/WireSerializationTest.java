@@ -405,4 +405,49 @@ class WireSerializationTest {
             assertThrows(IllegalArgumentException.class, () -> decode(Buffer.buffer(bytes), ForwardedReply.class));
         }
     }
+
+    // ---------------------------------------------------------------- bundles
+
+    @Test
+    void aBundleCarriesItsRequestsInOrderAndItsRepliesComeBackInOrder() {
+        HazelcastMessageCodec<ForwardedBundle> bundles = HazelcastMessageCodec.of(hz, ForwardedBundle.class);
+        HazelcastMessageCodec<ForwardedReplies> answers = HazelcastMessageCodec.of(hz, ForwardedReplies.class);
+        ForwardedBundle bundle = new ForwardedBundle(List.of(
+                new ForwardedRequest("q-1", 0, new PartitionRequest.Delete("m-1", 7)),
+                new ForwardedRequest("q-\u00e9", 5, new PartitionRequest.Receive(10, 30_000, 3, 0)),
+                new ForwardedRequest("q-1", 2, new PartitionRequest.Purge())));
+        Buffer wire = Buffer.buffer();
+        bundles.encodeToWire(wire, bundle);
+        ForwardedBundle back = bundles.decodeFromWire(0, wire);
+        assertEquals(
+                List.of("q-1#0", "q-\u00e9#5", "q-1#2"),
+                back.requests().stream()
+                        .map(r -> r.queueName() + "#" + r.partition())
+                        .toList());
+        assertEquals(
+                new PartitionRequest.Delete("m-1", 7), back.requests().get(0).request());
+        assertEquals(
+                new PartitionRequest.Receive(10, 30_000, 3, 0),
+                back.requests().get(1).request());
+        assertInstanceOf(PartitionRequest.Purge.class, back.requests().get(2).request());
+
+        ForwardedReplies replies = new ForwardedReplies(List.of(
+                ForwardedReply.result(true),
+                ForwardedReply.moved(),
+                ForwardedReply.error(new SqsException(ErrorCode.RECEIPT_HANDLE_IS_INVALID, "gone"))));
+        Buffer answered = Buffer.buffer();
+        answers.encodeToWire(answered, replies);
+        List<ForwardedReply> read = answers.decodeFromWire(0, answered).replies();
+        assertEquals(
+                List.of(ForwardedReply.Kind.RESULT, ForwardedReply.Kind.MOVED, ForwardedReply.Kind.ERROR),
+                read.stream().map(ForwardedReply::kind).toList());
+        assertEquals(true, read.get(0).get());
+        assertEquals(
+                ErrorCode.RECEIPT_HANDLE_IS_INVALID,
+                assertThrows(SqsException.class, read.get(2)::get).code());
+        for (int len = 0; len < answered.length(); len++) {
+            Buffer cut = answered.getBuffer(0, len);
+            assertThrows(IllegalArgumentException.class, () -> answers.decodeFromWire(0, cut), "cut at " + len);
+        }
+    }
 }
