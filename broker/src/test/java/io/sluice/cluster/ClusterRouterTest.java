@@ -69,9 +69,10 @@ class ClusterRouterTest {
     static void start() {
         cluster = new InProcessCluster();
         a = cluster.node();
-        // B acts as a node of a build that predates batched requests: it does not announce them.
+        // B acts as a node of a build that predates batched requests and bundles: it announces neither.
         b = cluster.node(c -> {
             c.getMemberAttributeConfig().removeAttribute(HazelcastOwnership.BATCHES_ATTRIBUTE);
+            c.getMemberAttributeConfig().removeAttribute(HazelcastOwnership.BUNDLES_ATTRIBUTE);
             return c;
         });
         InProcessCluster.awaitSettled(a.hz());
