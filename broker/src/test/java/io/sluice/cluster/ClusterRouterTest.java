@@ -1,5 +1,6 @@
 package io.sluice.cluster;
 
+import static io.sluice.cluster.InProcessCluster.join;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,24 +9,17 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cluster.InProcessCluster.Node;
-import io.sluice.partition.Ownership;
 import io.sluice.partition.PartitionDirectory;
-import io.sluice.partition.PartitionLoops;
 import io.sluice.partition.SendAffinity;
-import io.sluice.queue.Clock;
-import io.sluice.queue.CommitPort;
 import io.sluice.queue.Delivery;
 import io.sluice.queue.ErrorCode;
-import io.sluice.queue.InMemoryQueueRegistry;
 import io.sluice.queue.MessageRecord;
 import io.sluice.queue.PartitionRequest;
-import io.sluice.queue.QueueMeta;
 import io.sluice.queue.SendOutcome;
 import io.sluice.queue.SqsException;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.DeploymentOptions;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.List;
@@ -78,13 +72,18 @@ class ClusterRouterTest {
         InProcessCluster.awaitSettled(a.hz());
         HazelcastOwnership ownedByA = new HazelcastOwnership(a.hz().getPartitionService());
         HazelcastOwnership ownedByB = new HazelcastOwnership(b.hz().getPartitionService());
-        onA = directory(a, ownedByA);
-        onB = directory(b, (queue, partition) -> bServes.get() && ownedByB.ownsLocally(queue, partition));
+        onA = InProcessCluster.directory(a, ownedByA, QUEUE, PARTITIONS);
+        onB = InProcessCluster.directory(
+                b, (queue, partition) -> bServes.get() && ownedByB.ownsLocally(queue, partition), QUEUE, PARTITIONS);
         join(a.vertx()
                 .deployVerticle(() -> new ForwardedRequests(onA, a.nodeId()), new DeploymentOptions().setInstances(2)));
         forwardedOnB = deployForwarded();
         router = new ClusterRouter(
-                a.vertx(), onA, ownedByA, new StatsBoard(onA, registry(), a.nodeId()), SendAffinity.BLOCK);
+                a.vertx(),
+                onA,
+                ownedByA,
+                new StatsBoard(onA, InProcessCluster.registry(QUEUE, PARTITIONS), a.nodeId()),
+                SendAffinity.BLOCK);
         String bAddress = ClusterRouter.address(b.nodeId());
         a.vertx().eventBus().addOutboundInterceptor(delivery -> {
             if (bAddress.equals(delivery.message().address())) {
@@ -104,35 +103,9 @@ class ClusterRouterTest {
         bServes.set(true);
     }
 
-    private static InMemoryQueueRegistry registry() {
-        InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
-        long now = System.currentTimeMillis();
-        join(Future.fromCompletionStage(
-                registry.create(new QueueMeta(QUEUE, false, PARTITIONS, now, now, Map.of(), Map.of(), 0))));
-        return registry;
-    }
-
-    private static PartitionDirectory directory(Node node, Ownership ownership) {
-        return new PartitionDirectory(
-                PartitionLoops.deploy(node.vertx(), 2, Clock.SYSTEM).await(),
-                CommitPort.inMemory(),
-                Clock.SYSTEM,
-                registry(),
-                (queue, partition) -> {},
-                ownership);
-    }
-
     private static String deployForwarded() {
         return join(b.vertx()
                 .deployVerticle(() -> new ForwardedRequests(onB, b.nodeId()), new DeploymentOptions().setInstances(2)));
-    }
-
-    private static <T> T join(Future<T> f) {
-        try {
-            return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static PartitionRequest.Send send(String body) {

@@ -1,20 +1,16 @@
 package io.sluice.cluster;
 
+import static io.sluice.cluster.InProcessCluster.join;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import io.sluice.cluster.InProcessCluster.Node;
 import io.sluice.partition.PartitionDirectory;
-import io.sluice.partition.PartitionLoops;
 import io.sluice.partition.SendAffinity;
-import io.sluice.queue.Clock;
-import io.sluice.queue.CommitPort;
 import io.sluice.queue.Delivery;
 import io.sluice.queue.ErrorCode;
-import io.sluice.queue.InMemoryQueueRegistry;
 import io.sluice.queue.MessageRecord;
 import io.sluice.queue.PartitionRequest;
-import io.sluice.queue.QueueMeta;
 import io.sluice.queue.ReceiveOutcome;
 import io.sluice.queue.SendOutcome;
 import io.sluice.queue.SqsException;
@@ -26,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,12 +51,16 @@ class ForwardBundleClusterTest {
         InProcessCluster.awaitSettled(a.hz());
         HazelcastOwnership ownedByA = new HazelcastOwnership(a.hz().getPartitionService());
         HazelcastOwnership ownedByB = new HazelcastOwnership(b.hz().getPartitionService());
-        PartitionDirectory onA = directory(a, ownedByA);
-        PartitionDirectory onB = directory(b, ownedByB);
+        PartitionDirectory onA = InProcessCluster.directory(a, ownedByA, QUEUE, PARTITIONS);
+        PartitionDirectory onB = InProcessCluster.directory(b, ownedByB, QUEUE, PARTITIONS);
         join(b.vertx()
                 .deployVerticle(() -> new ForwardedRequests(onB, b.nodeId()), new DeploymentOptions().setInstances(2)));
         router = new ClusterRouter(
-                a.vertx(), onA, ownedByA, new StatsBoard(onA, registry(), a.nodeId()), SendAffinity.BLOCK);
+                a.vertx(),
+                onA,
+                ownedByA,
+                new StatsBoard(onA, InProcessCluster.registry(QUEUE, PARTITIONS), a.nodeId()),
+                SendAffinity.BLOCK);
         String bAddress = ClusterRouter.address(b.nodeId());
         a.vertx().eventBus().addOutboundInterceptor(delivery -> {
             if (bAddress.equals(delivery.message().address())) {
@@ -74,32 +73,6 @@ class ForwardBundleClusterTest {
     @AfterAll
     static void stop() {
         cluster.close();
-    }
-
-    private static InMemoryQueueRegistry registry() {
-        InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
-        long now = System.currentTimeMillis();
-        join(Future.fromCompletionStage(
-                registry.create(new QueueMeta(QUEUE, false, PARTITIONS, now, now, Map.of(), Map.of(), 0))));
-        return registry;
-    }
-
-    private static PartitionDirectory directory(Node node, HazelcastOwnership ownership) {
-        return new PartitionDirectory(
-                PartitionLoops.deploy(node.vertx(), 2, Clock.SYSTEM).await(),
-                CommitPort.inMemory(),
-                Clock.SYSTEM,
-                registry(),
-                (queue, partition) -> {},
-                ownership);
-    }
-
-    private static <T> T join(Future<T> f) {
-        try {
-            return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static PartitionRequest.Send send(String id) {

@@ -7,7 +7,14 @@ import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.partition.Partition;
 import io.sluice.config.ClusterSettings;
+import io.sluice.partition.Ownership;
+import io.sluice.partition.PartitionDirectory;
+import io.sluice.partition.PartitionLoops;
+import io.sluice.queue.Clock;
+import io.sluice.queue.CommitPort;
+import io.sluice.queue.InMemoryQueueRegistry;
 import io.sluice.queue.PartitionKey;
+import io.sluice.queue.QueueMeta;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -17,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -132,7 +140,27 @@ final class InProcessCluster implements AutoCloseable {
                 .until(() -> hz.getCluster().getMembers().size() == size);
     }
 
-    private static <T> T join(Future<T> f) {
+    /** A registry that knows one standard queue of the given partitions. */
+    static InMemoryQueueRegistry registry(String queue, int partitions) {
+        InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
+        long now = System.currentTimeMillis();
+        join(Future.fromCompletionStage(
+                registry.create(new QueueMeta(queue, false, partitions, now, now, Map.of(), Map.of(), 0))));
+        return registry;
+    }
+
+    /** The partitions a node runs on two loops of its own, stored in memory, of that one queue. */
+    static PartitionDirectory directory(Node node, Ownership ownership, String queue, int partitions) {
+        return new PartitionDirectory(
+                PartitionLoops.deploy(node.vertx(), 2, Clock.SYSTEM).await(),
+                CommitPort.inMemory(),
+                Clock.SYSTEM,
+                registry(queue, partitions),
+                (q, partition) -> {},
+                ownership);
+    }
+
+    static <T> T join(Future<T> f) {
         try {
             return f.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
