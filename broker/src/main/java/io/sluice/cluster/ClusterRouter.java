@@ -24,9 +24,10 @@ import java.util.concurrent.atomic.LongAdder;
  * Sends a partition request to the partition's owner: straight to the local loop when the
  * owner is this node, otherwise as an event-bus request to the owner's node address: on an event
  * loop, with the other requests that loop forwards to that owner in the same turn
- * ({@link ForwardOutbox}), elsewhere alone ({@link ForwardedRequest}). While ownership moves (the owner answers "moved", has no handler any
- * more, or the table names no owner) the request is re-resolved and retried a bounded number
- * of times; then the client gets ServiceUnavailable (HTTP 503), which SDKs retry.
+ * ({@link ForwardOutbox}), elsewhere alone ({@link ForwardedRequest}). While ownership moves
+ * (the owner answers "moved", has no handler any more, or the table names no owner) the request
+ * is re-resolved and retried a bounded number of times; then the client gets ServiceUnavailable
+ * (HTTP 503), which SDKs retry.
  */
 public final class ClusterRouter implements PartitionRouter {
     /** Requests sent to another node because it owns the partition (retries included). */
