@@ -238,7 +238,7 @@ def main(out):
                 fmt(num(p.get("messagesPerSecond"))), g.get("total", "–"), g.get("p50", "–"), g.get("p99", "–"),
                 p.get("failures", "–"), p.get("serverCpuSeconds", "–"), p.get("cpuMicrosPerMessage", "–") or "–",
                 p.get("clientCpuMicrosPerMessage", "–") or "–", p.get("seconds", "–"),
-                fmt(num(p.get("forwardedByNode1"))) if p.get("forwardedByNode1") else "–",
+                fmt(num(p.get("forwardedByNode1"))) if p.get("forwardedByNode1") is not None else "–",
             ]) + " |")
         lines.append("")
         lines.append("req p50/p99: Gatling's, over all requests of the run (for e2e they include the 20 s long polls)."

@@ -36,16 +36,16 @@ final class ForwardOutbox {
         Future<Object> bundle(String nodeId, ForwardedBundle bundle);
     }
 
-    private record Pending(ForwardedRequest request, Promise<ForwardedReply> reply) {}
-
+    /** The requests gathered for one node this turn, and their replies, in the same order. */
     private static final class Gathered {
-        final List<Pending> pending = new ArrayList<>();
+        final List<ForwardedRequest> requests = new ArrayList<>();
+        final List<Promise<ForwardedReply>> replies = new ArrayList<>();
         int parts;
     }
 
     private final Transport transport;
     private final Consumer<Runnable> later;
-    private final Map<String, Gathered> byNode = new HashMap<>();
+    private Map<String, Gathered> byNode = new HashMap<>();
     private boolean flushScheduled;
 
     /** @param later runs a task on this loop after what it is doing now (its context's runOnContext) */
@@ -58,11 +58,12 @@ final class ForwardOutbox {
     Future<ForwardedReply> add(String nodeId, ForwardedRequest request) {
         Promise<ForwardedReply> reply = Promise.promise();
         Gathered g = byNode.computeIfAbsent(nodeId, n -> new Gathered());
-        g.pending.add(new Pending(request, reply));
+        g.requests.add(request);
+        g.replies.add(reply);
         g.parts += parts(request.request());
         if (g.parts >= MAX_PARTS) {
             byNode.remove(nodeId);
-            send(nodeId, g.pending);
+            send(nodeId, g);
         } else if (!flushScheduled) {
             flushScheduled = true;
             later.accept(this::flush);
@@ -75,37 +76,32 @@ final class ForwardOutbox {
         if (byNode.isEmpty()) {
             return;
         }
-        List<Map.Entry<String, Gathered>> all = new ArrayList<>(byNode.entrySet());
-        byNode.clear();
-        for (Map.Entry<String, Gathered> e : all) {
-            send(e.getKey(), e.getValue().pending);
-        }
+        Map<String, Gathered> due = byNode;
+        byNode = new HashMap<>();
+        due.forEach(this::send);
     }
 
-    private void send(String nodeId, List<Pending> pending) {
-        if (pending.size() == 1) {
-            Pending p = pending.get(0);
-            transport.one(nodeId, p.request()).onComplete(p.reply());
+    private void send(String nodeId, Gathered g) {
+        List<Promise<ForwardedReply>> replies = g.replies;
+        if (replies.size() == 1) {
+            transport.one(nodeId, g.requests.get(0)).onComplete(replies.get(0));
             return;
         }
-        List<ForwardedRequest> requests = new ArrayList<>(pending.size());
-        for (Pending p : pending) {
-            requests.add(p.request());
-        }
-        transport.bundle(nodeId, new ForwardedBundle(requests)).onComplete(ar -> {
+        transport.bundle(nodeId, new ForwardedBundle(g.requests)).onComplete(ar -> {
             if (ar.failed()) {
-                pending.forEach(p -> p.reply().fail(ar.cause()));
-            } else if (ar.result() instanceof ForwardedReplies r && r.replies().size() == pending.size()) {
-                for (int i = 0; i < pending.size(); i++) {
-                    pending.get(i).reply().complete(r.replies().get(i));
+                replies.forEach(r -> r.fail(ar.cause()));
+            } else if (ar.result() instanceof ForwardedReplies answered
+                    && answered.replies().size() == replies.size()) {
+                for (int i = 0; i < replies.size(); i++) {
+                    replies.get(i).complete(answered.replies().get(i));
                 }
             } else if (ar.result() instanceof ForwardedReply one) {
                 // The owner answered the bundle as a whole (it could not read it).
-                pending.forEach(p -> p.reply().complete(one));
+                replies.forEach(r -> r.complete(one));
             } else {
                 ReplyException wrong = new ReplyException(
                         ReplyFailure.RECIPIENT_FAILURE, "unexpected answer to a bundle: " + ar.result());
-                pending.forEach(p -> p.reply().fail(wrong));
+                replies.forEach(r -> r.fail(wrong));
             }
         });
     }

@@ -8,7 +8,7 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -44,26 +44,40 @@ public final class ForwardedRequests extends VerticleBase {
             body = e;
         }
         if (body instanceof ForwardedRequest forwarded) {
-            run(forwarded).onSuccess(msg::reply);
+            execute(forwarded).onComplete(ar -> msg.reply(replyTo(ar)));
         } else if (body instanceof ForwardedBundle bundle) {
-            List<Future<ForwardedReply>> replies =
-                    new ArrayList<>(bundle.requests().size());
-            for (ForwardedRequest forwarded : bundle.requests()) {
-                replies.add(run(forwarded));
-            }
-            Future.all(replies)
-                    .onSuccess(all -> msg.reply(new ForwardedReplies(
-                            replies.stream().map(Future::result).toList())));
+            serve(bundle, msg);
         } else {
             LOG.warning("undecodable partition request: " + body);
             msg.reply(ForwardedReply.error(new SqsException(ErrorCode.INTERNAL_FAILURE, "Undecodable request.")));
         }
     }
 
-    /** The request run on its partition, and what the sender is told: never a failed future. */
-    private Future<ForwardedReply> run(ForwardedRequest forwarded) {
-        return local.execute(forwarded.queueName(), forwarded.partition(), forwarded.request())
-                .transform(ar -> Future.succeededFuture(replyTo(ar)));
+    /**
+     * Runs each request of the bundle and answers once the last has: every answer comes back on
+     * this verticle's context (the directory answers where its caller runs), so a plain count will do.
+     */
+    private void serve(ForwardedBundle bundle, Message<Object> msg) {
+        List<ForwardedRequest> requests = bundle.requests();
+        ForwardedReply[] replies = new ForwardedReply[requests.size()];
+        if (replies.length == 0) {
+            msg.reply(new ForwardedReplies(List.of()));
+            return;
+        }
+        int[] left = {replies.length};
+        for (int i = 0; i < replies.length; i++) {
+            int at = i;
+            execute(requests.get(i)).onComplete(ar -> {
+                replies[at] = replyTo(ar);
+                if (--left[0] == 0) {
+                    msg.reply(new ForwardedReplies(Arrays.asList(replies)));
+                }
+            });
+        }
+    }
+
+    private Future<?> execute(ForwardedRequest forwarded) {
+        return local.execute(forwarded.queueName(), forwarded.partition(), forwarded.request());
     }
 
     private static ForwardedReply replyTo(AsyncResult<?> ar) {

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cluster.InProcessCluster.Node;
 import io.sluice.partition.PartitionDirectory;
-import io.sluice.partition.SendAffinity;
 import io.sluice.queue.Delivery;
 import io.sluice.queue.ErrorCode;
 import io.sluice.queue.MessageRecord;
@@ -19,7 +18,6 @@ import io.sluice.queue.SendOutcome;
 import io.sluice.queue.SqsException;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
-import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.List;
@@ -54,8 +52,8 @@ class ClusterRouterTest {
     private static String forwardedOnB;
     /** Whether B serves the partitions it owns. */
     private static final AtomicBoolean bServes = new AtomicBoolean(true);
-    /** Requests A sent to B's address, counted as they leave A. */
-    private static final AtomicInteger sentToB = new AtomicInteger();
+    /** Requests A sent to B's address, as they leave A. */
+    private static List<Object> sentToB;
 
     private static final AtomicInteger ids = new AtomicInteger();
 
@@ -75,22 +73,10 @@ class ClusterRouterTest {
         onA = InProcessCluster.directory(a, ownedByA, QUEUE, PARTITIONS);
         onB = InProcessCluster.directory(
                 b, (queue, partition) -> bServes.get() && ownedByB.ownsLocally(queue, partition), QUEUE, PARTITIONS);
-        join(a.vertx()
-                .deployVerticle(() -> new ForwardedRequests(onA, a.nodeId()), new DeploymentOptions().setInstances(2)));
-        forwardedOnB = deployForwarded();
-        router = new ClusterRouter(
-                a.vertx(),
-                onA,
-                ownedByA,
-                new StatsBoard(onA, InProcessCluster.registry(QUEUE, PARTITIONS), a.nodeId()),
-                SendAffinity.BLOCK);
-        String bAddress = ClusterRouter.address(b.nodeId());
-        a.vertx().eventBus().addOutboundInterceptor(delivery -> {
-            if (bAddress.equals(delivery.message().address())) {
-                sentToB.incrementAndGet();
-            }
-            delivery.next();
-        });
+        InProcessCluster.serveForwarded(a, onA);
+        forwardedOnB = InProcessCluster.serveForwarded(b, onB);
+        router = InProcessCluster.router(a, onA, ownedByA, QUEUE, PARTITIONS);
+        sentToB = InProcessCluster.sentTo(a, b);
     }
 
     @AfterAll
@@ -101,11 +87,6 @@ class ClusterRouterTest {
     @BeforeEach
     void serving() {
         bServes.set(true);
-    }
-
-    private static String deployForwarded() {
-        return join(b.vertx()
-                .deployVerticle(() -> new ForwardedRequests(onB, b.nodeId()), new DeploymentOptions().setInstances(2)));
     }
 
     private static PartitionRequest.Send send(String body) {
@@ -145,7 +126,7 @@ class ClusterRouterTest {
     void aBatchForAnOwnerOfAnOlderBuildTravelsAsItsParts() throws Exception {
         int ofB = InProcessCluster.partitionOwnedBy(b.hz(), QUEUE, PARTITIONS);
         List<PartitionRequest.Send> sends = List.of(send("x1"), send("x2"), send("x3"));
-        int before = sentToB.get();
+        int before = sentToB.size();
 
         List<SendOutcome> stored =
                 routed(ofB, new PartitionRequest.SendBatch(sends)).result().result();
@@ -153,18 +134,18 @@ class ClusterRouterTest {
         assertEquals(
                 sends.stream().map(s -> s.message().messageId()).toList(),
                 stored.stream().map(SendOutcome::messageId).toList());
-        assertEquals(3, sentToB.get() - before, "one request per message, as B's build knows them");
+        assertEquals(3, sentToB.size() - before, "one request per message, as B's build knows them");
         assertEquals(3, onB.stats(QUEUE)[ofB].visible());
     }
 
     @Test
     void aPartitionOwnedHereRunsOnThisNode() throws Exception {
         int mine = InProcessCluster.partitionOwnedBy(a.hz(), QUEUE, PARTITIONS);
-        int before = sentToB.get();
+        int before = sentToB.size();
 
         assertTrue(routed(mine, send("local")).result().succeeded());
 
-        assertEquals(before, sentToB.get(), "nothing forwarded");
+        assertEquals(before, sentToB.size(), "nothing forwarded");
         assertEquals(1, onA.stats(QUEUE)[mine].visible());
         assertFalse(onB.isStarted(QUEUE, mine));
     }
@@ -189,11 +170,13 @@ class ClusterRouterTest {
     void aPartitionItsOwnerDoesNotServeYetIsRetriedUntilItDoes() throws Exception {
         int theirs = InProcessCluster.partitionOwnedBy(b.hz(), QUEUE, PARTITIONS);
         bServes.set(false);
-        int before = sentToB.get();
+        int before = sentToB.size();
 
         CompletableFuture<Answer<Void>> purge =
                 route(a.vertx().getOrCreateContext(), theirs, new PartitionRequest.Purge());
-        await("B answered 'moved' three times").atMost(Duration.ofSeconds(10)).until(() -> sentToB.get() - before >= 3);
+        await("B answered 'moved' three times")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> sentToB.size() - before >= 3);
         assertFalse(purge.isDone(), "still retrying, not failed");
         bServes.set(true);
 
@@ -205,20 +188,20 @@ class ClusterRouterTest {
         int theirs = InProcessCluster.partitionOwnedBy(b.hz(), QUEUE, PARTITIONS);
         join(b.vertx().undeploy(forwardedOnB));
         forwardedOnB = null;
-        int before = sentToB.get();
+        int before = sentToB.size();
         try {
             CompletableFuture<Answer<Void>> purge =
                     route(a.vertx().getOrCreateContext(), theirs, new PartitionRequest.Purge());
             await("three requests found no handler")
                     .atMost(Duration.ofSeconds(10))
-                    .until(() -> sentToB.get() - before >= 3);
+                    .until(() -> sentToB.size() - before >= 3);
             assertFalse(purge.isDone(), "still retrying, not failed");
-            forwardedOnB = deployForwarded();
+            forwardedOnB = InProcessCluster.serveForwarded(b, onB);
 
             assertTrue(purge.get(30, TimeUnit.SECONDS).result().succeeded(), "served once B listens again");
         } finally {
             if (forwardedOnB == null) {
-                forwardedOnB = deployForwarded();
+                forwardedOnB = InProcessCluster.serveForwarded(b, onB);
             }
         }
     }
@@ -229,7 +212,7 @@ class ClusterRouterTest {
         int theirs = InProcessCluster.partitionOwnedBy(b.hz(), QUEUE, PARTITIONS);
         PartitionRequest.ChangeVisibility unknown =
                 new PartitionRequest.ChangeVisibility("no-such-message", 1, 0, "handle");
-        int before = sentToB.get();
+        int before = sentToB.size();
 
         for (int partition : new int[] {mine, theirs}) {
             Answer<Void> answer = routed(partition, unknown);
@@ -241,21 +224,21 @@ class ClusterRouterTest {
                     error.code(),
                     "the partition's own answer, not ServiceUnavailable");
         }
-        assertEquals(1, sentToB.get() - before, "one request to B, not retried");
+        assertEquals(1, sentToB.size() - before, "one request to B, not retried");
     }
 
     @Test
     void retryingEndsWithServiceUnavailableAfterABoundedNumberOfAttempts() throws Exception {
         int theirs = InProcessCluster.partitionOwnedBy(b.hz(), QUEUE, PARTITIONS);
         bServes.set(false);
-        int before = sentToB.get();
+        int before = sentToB.size();
 
         Answer<Void> answer = routed(theirs, new PartitionRequest.Purge());
 
         SqsException error =
                 assertInstanceOf(SqsException.class, answer.result().cause());
         assertEquals(ErrorCode.SERVICE_UNAVAILABLE, error.code(), "a retryable error (HTTP 503) for the client");
-        int attempts = sentToB.get() - before;
+        int attempts = sentToB.size() - before;
         assertTrue(attempts > 1 && attempts <= ClusterRouter.MAX_ATTEMPTS, attempts + " attempts");
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import io.sluice.cluster.InProcessCluster.Node;
 import io.sluice.partition.PartitionDirectory;
-import io.sluice.partition.SendAffinity;
 import io.sluice.queue.Delivery;
 import io.sluice.queue.ErrorCode;
 import io.sluice.queue.MessageRecord;
@@ -15,13 +14,11 @@ import io.sluice.queue.ReceiveOutcome;
 import io.sluice.queue.SendOutcome;
 import io.sluice.queue.SqsException;
 import io.vertx.core.Context;
-import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,7 +38,7 @@ class ForwardBundleClusterTest {
     private static Node b;
     private static ClusterRouter router;
     /** The bodies A sent to B's address, in order. */
-    private static final List<Object> sentToB = new CopyOnWriteArrayList<>();
+    private static List<Object> sentToB;
 
     @BeforeAll
     static void start() {
@@ -53,21 +50,9 @@ class ForwardBundleClusterTest {
         HazelcastOwnership ownedByB = new HazelcastOwnership(b.hz().getPartitionService());
         PartitionDirectory onA = InProcessCluster.directory(a, ownedByA, QUEUE, PARTITIONS);
         PartitionDirectory onB = InProcessCluster.directory(b, ownedByB, QUEUE, PARTITIONS);
-        join(b.vertx()
-                .deployVerticle(() -> new ForwardedRequests(onB, b.nodeId()), new DeploymentOptions().setInstances(2)));
-        router = new ClusterRouter(
-                a.vertx(),
-                onA,
-                ownedByA,
-                new StatsBoard(onA, InProcessCluster.registry(QUEUE, PARTITIONS), a.nodeId()),
-                SendAffinity.BLOCK);
-        String bAddress = ClusterRouter.address(b.nodeId());
-        a.vertx().eventBus().addOutboundInterceptor(delivery -> {
-            if (bAddress.equals(delivery.message().address())) {
-                sentToB.add(delivery.body());
-            }
-            delivery.next();
-        });
+        InProcessCluster.serveForwarded(b, onB);
+        router = InProcessCluster.router(a, onA, ownedByA, QUEUE, PARTITIONS);
+        sentToB = InProcessCluster.sentTo(a, b);
     }
 
     @AfterAll

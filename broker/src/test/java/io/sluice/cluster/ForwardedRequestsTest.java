@@ -200,4 +200,12 @@ class ForwardedRequestsTest {
         assertEquals(ErrorCode.QUEUE_DOES_NOT_EXIST, errorOf(each.get(2)));
         assertInstanceOf(SendOutcome.class, each.get(3).get());
     }
+
+    @Test
+    void anEmptyBundleIsAnsweredAtOnce() throws Exception {
+        ForwardedReplies replies = join(vertx.eventBus()
+                .<ForwardedReplies>request(ClusterRouter.address(NODE), new ForwardedBundle(List.of()))
+                .map(m -> m.body()));
+        assertEquals(List.of(), replies.replies());
+    }
 }

@@ -10,11 +10,13 @@ import io.sluice.config.ClusterSettings;
 import io.sluice.partition.Ownership;
 import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.PartitionLoops;
+import io.sluice.partition.SendAffinity;
 import io.sluice.queue.Clock;
 import io.sluice.queue.CommitPort;
 import io.sluice.queue.InMemoryQueueRegistry;
 import io.sluice.queue.PartitionKey;
 import io.sluice.queue.QueueMeta;
+import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -27,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
@@ -138,6 +141,41 @@ final class InProcessCluster implements AutoCloseable {
         await("cluster of " + size)
                 .atMost(Duration.ofSeconds(60))
                 .until(() -> hz.getCluster().getMembers().size() == size);
+    }
+
+    /**
+     * The bodies of the event-bus messages {@code from} sends to {@code to}'s node address from now on,
+     * in order, as they leave {@code from} (an outbound interceptor).
+     */
+    static List<Object> sentTo(Node from, Node to) {
+        String address = ClusterRouter.address(to.nodeId());
+        List<Object> sent = new CopyOnWriteArrayList<>();
+        from.vertx().eventBus().addOutboundInterceptor(delivery -> {
+            if (address.equals(delivery.message().address())) {
+                sent.add(delivery.body());
+            }
+            delivery.next();
+        });
+        return sent;
+    }
+
+    /** Deploys the node's server of forwarded requests on two loops, as a node does; its deployment id. */
+    static String serveForwarded(Node node, PartitionDirectory directory) {
+        return join(node.vertx()
+                .deployVerticle(
+                        () -> new ForwardedRequests(directory, node.nodeId()),
+                        new DeploymentOptions().setInstances(2)));
+    }
+
+    /** The node's router, as a clustered node builds it, over its directory of that one queue. */
+    static ClusterRouter router(
+            Node node, PartitionDirectory directory, HazelcastOwnership ownership, String queue, int partitions) {
+        return new ClusterRouter(
+                node.vertx(),
+                directory,
+                ownership,
+                new StatsBoard(directory, registry(queue, partitions), node.nodeId()),
+                SendAffinity.BLOCK);
     }
 
     /** A registry that knows one standard queue of the given partitions. */
