@@ -1,22 +1,27 @@
 package io.sluice.cluster;
 
+import io.sluice.partition.PartitionCall;
 import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.PartitionMoved;
 import io.sluice.queue.ErrorCode;
+import io.sluice.queue.PartitionKey;
 import io.sluice.queue.SqsException;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Serves partition requests other nodes forward here, one at a time or in a bundle (answered
- * together, once each has run). Deployed once per event loop, all on the node's address, so
- * decoding and encoding spread over the loops.
+ * Serves partition requests other nodes forward here, one at a time or in a bundle (its requests
+ * for one partition run together, and it is answered once each has run). Deployed once per event
+ * loop, all on the node's address, so decoding and encoding spread over the loops.
  */
 public final class ForwardedRequests extends VerticleBase {
     private static final Logger LOG = Logger.getLogger(ForwardedRequests.class.getName());
@@ -54,8 +59,9 @@ public final class ForwardedRequests extends VerticleBase {
     }
 
     /**
-     * Runs each request of the bundle and answers once the last has: every answer comes back on
-     * this verticle's context (the directory answers where its caller runs), so a plain count will do.
+     * Runs the bundle's requests, those for one partition together in one task on its loop (in the
+     * bundle's order), and answers once the last has run. Every call completes on this verticle's
+     * context (the directory answers where its caller runs), so a plain count will do.
      */
     private void serve(ForwardedBundle bundle, Message<Object> msg) {
         List<ForwardedRequest> requests = bundle.requests();
@@ -65,15 +71,23 @@ public final class ForwardedRequests extends VerticleBase {
             return;
         }
         int[] left = {replies.length};
+        Map<PartitionKey, List<PartitionCall<?>>> byPartition = new LinkedHashMap<>();
         for (int i = 0; i < replies.length; i++) {
+            ForwardedRequest forwarded = requests.get(i);
+            PartitionCall<?> call = new PartitionCall<>(forwarded.request());
             int at = i;
-            execute(requests.get(i)).onComplete(ar -> {
+            call.future().onComplete(ar -> {
                 replies[at] = replyTo(ar);
                 if (--left[0] == 0) {
                     msg.reply(new ForwardedReplies(Arrays.asList(replies)));
                 }
             });
+            byPartition
+                    .computeIfAbsent(
+                            new PartitionKey(forwarded.queueName(), forwarded.partition()), k -> new ArrayList<>())
+                    .add(call);
         }
+        byPartition.forEach((key, calls) -> local.executeAll(key.queue(), key.index(), calls));
     }
 
     private Future<?> execute(ForwardedRequest forwarded) {

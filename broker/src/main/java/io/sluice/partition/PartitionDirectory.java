@@ -85,6 +85,51 @@ public final class PartitionDirectory implements PartitionRouter {
     /** Runs a request on a partition this node owns, starting the partition first if needed. */
     @Override
     public <R> Future<R> execute(String queueName, int partition, PartitionRequest<R> request) {
+        Future<PartitionHost> host = hostFor(queueName, partition);
+        if (host.succeeded()) {
+            return host.result().execute(request);
+        }
+        if (host.failed()) {
+            return Future.failedFuture(host.cause());
+        }
+        // Still loading: the request runs once it is loaded, and answers where the caller runs.
+        Context caller = Vertx.currentContext();
+        Promise<R> answer = Promise.promise();
+        host.onComplete(ar -> {
+            if (ar.succeeded()) {
+                ar.result().execute(request, caller).onComplete(answer);
+            } else {
+                PartitionHost.completeOn(caller, answer, null, ar.cause());
+            }
+        });
+        return answer.future();
+    }
+
+    /**
+     * Runs several requests on one partition this node owns, in order, in one task on its loop;
+     * each call's future completes where the caller runs, once their commit is done.
+     */
+    public void executeAll(String queueName, int partition, List<PartitionCall<?>> calls) {
+        Future<PartitionHost> host = hostFor(queueName, partition);
+        Context caller = Vertx.currentContext();
+        if (host.succeeded()) {
+            host.result().executeAll(calls, caller);
+            return;
+        }
+        host.onComplete(ar -> {
+            if (ar.succeeded()) {
+                ar.result().executeAll(calls, caller);
+            } else {
+                PartitionHost.completeOn(caller, calls, ar.cause());
+            }
+        });
+    }
+
+    /**
+     * The partition's host, started if needed (the future completes once it is loaded); failed
+     * when the queue or partition does not exist or the partition is not owned here.
+     */
+    private Future<PartitionHost> hostFor(String queueName, int partition) {
         QueueMeta meta = registry.find(queueName);
         if (meta == null || partition < 0 || partition >= meta.partitions()) {
             return Future.failedFuture(QueueRegistry.doesNotExist());
@@ -99,23 +144,7 @@ public final class PartitionDirectory implements PartitionRouter {
             detach(host);
             host = null;
         }
-        if (host == null) {
-            host = start(meta, partition);
-        }
-        if (host.succeeded()) {
-            return host.result().execute(request);
-        }
-        // Still loading: the request runs once it is loaded, and answers where the caller runs.
-        Context caller = Vertx.currentContext();
-        Promise<R> answer = Promise.promise();
-        host.onComplete(ar -> {
-            if (ar.succeeded()) {
-                ar.result().execute(request, caller).onComplete(answer);
-            } else {
-                PartitionHost.completeOn(caller, answer, null, ar.cause());
-            }
-        });
-        return answer.future();
+        return host == null ? start(meta, partition) : host;
     }
 
     /** Starts (loads and rebuilds) a partition this node owns; a no-op when it runs already. */

@@ -113,6 +113,41 @@ public final class PartitionHost {
     }
 
     /**
+     * Runs the calls in order in one task on the partition's loop and answers them together in one
+     * task on {@code replyOn} once the commit that carries their changes is done: the requests of a
+     * forwarded bundle for one partition cost one hop there and one back, not one each.
+     *
+     * @param replyOn where the calls' futures complete; null: on the partition's loop
+     */
+    void executeAll(List<PartitionCall<?>> calls, Context replyOn) {
+        loop.runOnContext(v -> {
+            if (closed || !ownership.ownsLocally(queueName, index)) {
+                closed = true;
+                completeOn(replyOn, calls, new PartitionMoved(queueName, index));
+                return;
+            }
+            for (PartitionCall<?> call : calls) {
+                call.run(state);
+            }
+            afterChange();
+            long due = state.takeAddedDeadline();
+            if (due != Long.MAX_VALUE) {
+                wakeBy.accept(due);
+            }
+            whenCommitted(err -> completeOn(replyOn, calls, err));
+        });
+    }
+
+    /** Answers the calls on {@code context}, as {@link #completeOn(Context, Promise, Object, Throwable)} does. */
+    static void completeOn(Context context, List<PartitionCall<?>> calls, Throwable groupFailure) {
+        if (context == null || Vertx.currentContext() == context) {
+            calls.forEach(c -> c.complete(groupFailure));
+        } else {
+            context.runOnContext(v -> calls.forEach(c -> c.complete(groupFailure)));
+        }
+    }
+
+    /**
      * Completes {@code promise} on {@code context}: at once when running there already (or when
      * there is none), else as one task queued on it, so its callbacks run where the caller runs.
      */

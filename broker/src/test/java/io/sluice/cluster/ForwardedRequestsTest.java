@@ -3,6 +3,7 @@ package io.sluice.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
@@ -53,11 +55,13 @@ class ForwardedRequestsTest {
     private final Vertx vertx = Vertx.vertx();
     private final AtomicBoolean owns = new AtomicBoolean(true);
     private final AtomicBoolean storageFails = new AtomicBoolean();
+    private final List<Integer> commitSizes = new CopyOnWriteArrayList<>();
 
     /** Storage that can be made to fail, as a Hazelcast map whose partition is lost can. */
     private final CommitPort storage = new CommitPort() {
         @Override
         public CompletionStage<Void> commit(String queueName, int partition, List<PartitionChange> changes) {
+            commitSizes.add(changes.size());
             return CompletableFuture.completedFuture(null);
         }
 
@@ -123,9 +127,13 @@ class ForwardedRequestsTest {
     }
 
     private static PartitionRequest.Send send() {
+        return send("m-1");
+    }
+
+    private static PartitionRequest.Send send(String messageId) {
         return new PartitionRequest.Send(
                 new MessageRecord(
-                        "m-1", "body", Map.of(), Map.of(), System.currentTimeMillis(), "sender", null, null, null),
+                        messageId, "body", Map.of(), Map.of(), System.currentTimeMillis(), "sender", null, null, null),
                 0);
     }
 
@@ -199,6 +207,38 @@ class ForwardedRequestsTest {
         assertEquals(ErrorCode.INVALID_PARAMETER_VALUE, errorOf(each.get(1)));
         assertEquals(ErrorCode.QUEUE_DOES_NOT_EXIST, errorOf(each.get(2)));
         assertInstanceOf(SendOutcome.class, each.get(3).get());
+    }
+
+    @Test
+    void aBundlesRequestsForOnePartitionShareOneCommit() throws Exception {
+        ForwardedBundle bundle = new ForwardedBundle(List.of(
+                new ForwardedRequest(QUEUE, 0, send("a")),
+                new ForwardedRequest(QUEUE, 1, send("b")),
+                new ForwardedRequest(QUEUE, 0, send("c")),
+                new ForwardedRequest(QUEUE, 0, send("d"))));
+        List<ForwardedReply> each = join(vertx.eventBus()
+                        .<ForwardedReplies>request(ClusterRouter.address(NODE), bundle)
+                        .map(m -> m.body()))
+                .replies();
+        assertEquals(
+                List.of("a", "b", "c", "d"),
+                each.stream().map(r -> ((SendOutcome) r.get()).messageId()).toList());
+        assertEquals(List.of(1, 3), commitSizes.stream().sorted().toList(), "one commit per partition");
+    }
+
+    @Test
+    void aBundleForPartitionsNotServedHereIsAnsweredMovedForEach() throws Exception {
+        owns.set(false);
+        ForwardedBundle bundle = new ForwardedBundle(
+                List.of(new ForwardedRequest(QUEUE, 0, send("a")), new ForwardedRequest(QUEUE, 1, send("b"))));
+        List<ForwardedReply> each = join(vertx.eventBus()
+                        .<ForwardedReplies>request(ClusterRouter.address(NODE), bundle)
+                        .map(m -> m.body()))
+                .replies();
+        assertEquals(
+                List.of(ForwardedReply.Kind.MOVED, ForwardedReply.Kind.MOVED),
+                each.stream().map(ForwardedReply::kind).toList());
+        assertTrue(commitSizes.isEmpty(), "nothing stored");
     }
 
     @Test

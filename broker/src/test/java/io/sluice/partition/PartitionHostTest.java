@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.queue.Clock;
 import io.sluice.queue.CommitPort;
 import io.sluice.queue.Delivery;
+import io.sluice.queue.ErrorCode;
 import io.sluice.queue.InMemoryQueueRegistry;
 import io.sluice.queue.MessageRecord;
 import io.sluice.queue.PartitionChange;
@@ -15,6 +16,7 @@ import io.sluice.queue.PartitionSnapshot;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.ReceiveOutcome;
 import io.sluice.queue.SendOutcome;
+import io.sluice.queue.SqsException;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -97,6 +99,55 @@ class PartitionHostTest {
         assertEquals(200, batchSizes.stream().mapToInt(Integer::intValue).sum(), "every change committed");
         assertTrue(batchSizes.size() < 200, "changes were batched: " + batchSizes.size() + " commits");
         assertTrue(wakes.get() > 0, "waiters were told of visible messages");
+    }
+
+    @Test
+    void callsForOnePartitionRunTogetherShareOneCommitKeepTheirOwnErrorsAndAnswerOnTheCaller() throws Exception {
+        PartitionDirectory d = directory();
+        List<PartitionCall<?>> calls = List.of(
+                new PartitionCall<>(new PartitionRequest.Send(message(1), 0)),
+                new PartitionCall<>(new PartitionRequest.ChangeVisibility("m1", 1, 0, "handle")),
+                new PartitionCall<>(new PartitionRequest.Send(message(2), 0)));
+        Context caller = vertx.getOrCreateContext();
+        List<Boolean> onCaller = new CopyOnWriteArrayList<>();
+        calls.forEach(c -> c.future().onComplete(ar -> onCaller.add(Vertx.currentContext() == caller)));
+        caller.runOnContext(v -> d.executeAll("q", 0, calls));
+
+        assertEquals("m1", ((SendOutcome) await(calls.get(0).future())).messageId());
+        assertEquals("m2", ((SendOutcome) await(calls.get(2).future())).messageId());
+        Awaitility.await()
+                .atMost(10, TimeUnit.SECONDS)
+                .until(() -> calls.get(1).future().isComplete());
+        Throwable own = calls.get(1).future().cause();
+        assertTrue(
+                own instanceof SqsException e && e.code() == ErrorCode.INVALID_PARAMETER_VALUE,
+                "the failing call keeps its own error: " + own);
+        assertEquals(List.of(2), batchSizes, "one commit for the group's two sends");
+        Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> onCaller.size() == 3);
+        assertEquals(List.of(true, true, true), onCaller, "every call answered on the caller's context");
+    }
+
+    @Test
+    void callsForAPartitionNotOwnedHereAreEachAnsweredMoved() throws Exception {
+        InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
+        registry.create(new QueueMeta("q", false, 1, 0, 0, Map.of(), Map.of(), 0))
+                .toCompletableFuture()
+                .join();
+        PartitionDirectory d = new PartitionDirectory(
+                await(PartitionLoops.deploy(vertx, 2, Clock.SYSTEM)),
+                recordingPort,
+                Clock.SYSTEM,
+                registry,
+                (queue, partition) -> {},
+                (queue, partition) -> false);
+        List<PartitionCall<?>> calls = List.of(
+                new PartitionCall<>(new PartitionRequest.Send(message(1), 0)),
+                new PartitionCall<>(new PartitionRequest.Send(message(2), 0)));
+        d.executeAll("q", 0, calls);
+        for (PartitionCall<?> c : calls) {
+            assertTrue(c.future().failed() && c.future().cause() instanceof PartitionMoved, "moved");
+        }
+        assertTrue(batchSizes.isEmpty(), "nothing stored");
     }
 
     @Test
