@@ -7,9 +7,10 @@ import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 /**
  * The Hazelcast {@link IdentifiedDataSerializable} types one node sends another over the event
  * bus: a {@link ForwardedRequest} to a partition's owner and the {@link ForwardedReply} it
- * answers with, or several of them in a {@link ForwardedBundle} answered by {@link ForwardedReplies}. Each names itself by this factory's id and a class id, and its layout starts
- * with a format version, so a node of a later release can read what this one writes and add
- * fields after it (a rolling upgrade). Queue metadata travels in Hazelcast's Compact format
+ * answers with, or several of them in a {@link ForwardedBundle} answered by
+ * {@link ForwardedReplies}. Each names itself by this factory's id and a class id, and its layout
+ * starts with a format version, so a node of a later release can read what this one writes and
+ * add fields after it (a rolling upgrade). Queue metadata travels in Hazelcast's Compact format
  * ({@link QueueMetaSerializer}); partition state in the partition store's own factory.
  */
 public final class WireSerialization implements DataSerializableFactory {

@@ -85,29 +85,15 @@ public final class PartitionDirectory implements PartitionRouter {
     /** Runs a request on a partition this node owns, starting the partition first if needed. */
     @Override
     public <R> Future<R> execute(String queueName, int partition, PartitionRequest<R> request) {
-        Future<PartitionHost> host = hostFor(queueName, partition);
-        if (host.succeeded()) {
-            return host.result().execute(request);
-        }
-        if (host.failed()) {
-            return Future.failedFuture(host.cause());
-        }
-        // Still loading: the request runs once it is loaded, and answers where the caller runs.
-        Context caller = Vertx.currentContext();
-        Promise<R> answer = Promise.promise();
-        host.onComplete(ar -> {
-            if (ar.succeeded()) {
-                ar.result().execute(request, caller).onComplete(answer);
-            } else {
-                PartitionHost.completeOn(caller, answer, null, ar.cause());
-            }
-        });
-        return answer.future();
+        PartitionCall<R> call = new PartitionCall<>(request);
+        executeAll(queueName, partition, List.of(call));
+        return call.future();
     }
 
     /**
-     * Runs several requests on one partition this node owns, in order, in one task on its loop;
-     * each call's future completes where the caller runs, once their commit is done.
+     * Runs several requests on one partition this node owns, in order, in one task on its loop,
+     * starting the partition first if needed (they run once it is loaded); each call's future
+     * completes where the caller runs, once their commit is done.
      */
     public void executeAll(String queueName, int partition, List<PartitionCall<?>> calls) {
         Future<PartitionHost> host = hostFor(queueName, partition);

@@ -5,11 +5,8 @@ import io.sluice.queue.ErrorCode;
 import io.sluice.queue.Partition;
 import io.sluice.queue.PartitionChange;
 import io.sluice.queue.PartitionKey;
-import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.SqsException;
 import io.vertx.core.Context;
-import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,54 +71,19 @@ public final class PartitionHost {
         publishStats();
     }
 
-    /** Runs the request on the partition's loop; the future completes on the caller's context. */
-    public <R> Future<R> execute(PartitionRequest<R> request) {
-        return execute(request, Vertx.currentContext());
-    }
-
-    /**
-     * Runs the request on the partition's loop: one hop there, and one back to {@code replyOn}
-     * with the answer (none when that is the partition's own context).
-     *
-     * @param replyOn where the returned future completes; null: on the partition's loop
-     */
-    <R> Future<R> execute(PartitionRequest<R> request, Context replyOn) {
-        Promise<R> answer = Promise.promise();
-        loop.runOnContext(v -> {
-            if (closed || !ownership.ownsLocally(queueName, index)) {
-                // Moved away (or the queue is gone): the caller re-resolves the owner and retries.
-                closed = true;
-                completeOn(replyOn, answer, null, new PartitionMoved(queueName, index));
-                return;
-            }
-            R result;
-            try {
-                result = request.applyTo(state);
-            } catch (RuntimeException e) {
-                completeOn(replyOn, answer, null, e);
-                afterChange();
-                return;
-            }
-            afterChange();
-            long due = state.takeAddedDeadline();
-            if (due != Long.MAX_VALUE) {
-                wakeBy.accept(due);
-            }
-            whenCommitted(err -> completeOn(replyOn, answer, err == null ? result : null, err));
-        });
-        return answer.future();
-    }
-
     /**
      * Runs the calls in order in one task on the partition's loop and answers them together in one
-     * task on {@code replyOn} once the commit that carries their changes is done: the requests of a
-     * forwarded bundle for one partition cost one hop there and one back, not one each.
+     * task on {@code replyOn} once the commit that carries their changes is done: one hop there and
+     * one back whether they are one request or a forwarded bundle's requests for this partition. A
+     * call whose request raised an error gets that error (after the commit, if the group changed
+     * anything); one whose changes storage did not take gets the commit's failure.
      *
      * @param replyOn where the calls' futures complete; null: on the partition's loop
      */
     void executeAll(List<PartitionCall<?>> calls, Context replyOn) {
         loop.runOnContext(v -> {
             if (closed || !ownership.ownsLocally(queueName, index)) {
+                // Moved away (or the queue is gone): the caller re-resolves the owner and retries.
                 closed = true;
                 completeOn(replyOn, calls, new PartitionMoved(queueName, index));
                 return;
@@ -138,24 +100,15 @@ public final class PartitionHost {
         });
     }
 
-    /** Answers the calls on {@code context}, as {@link #completeOn(Context, Promise, Object, Throwable)} does. */
+    /**
+     * Answers the calls on {@code context}: at once when running there already (or when there is
+     * none), else as one task queued on it, so their callbacks run where the caller runs.
+     */
     static void completeOn(Context context, List<PartitionCall<?>> calls, Throwable groupFailure) {
         if (context == null || Vertx.currentContext() == context) {
             calls.forEach(c -> c.complete(groupFailure));
         } else {
             context.runOnContext(v -> calls.forEach(c -> c.complete(groupFailure)));
-        }
-    }
-
-    /**
-     * Completes {@code promise} on {@code context}: at once when running there already (or when
-     * there is none), else as one task queued on it, so its callbacks run where the caller runs.
-     */
-    static <T> void completeOn(Context context, Promise<T> promise, T result, Throwable failure) {
-        if (context == null || Vertx.currentContext() == context) {
-            promise.complete(result, failure);
-        } else {
-            context.runOnContext(v -> promise.complete(result, failure));
         }
     }
 
