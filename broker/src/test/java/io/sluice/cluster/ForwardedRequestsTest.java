@@ -209,8 +209,13 @@ class ForwardedRequestsTest {
         assertInstanceOf(SendOutcome.class, each.get(3).get());
     }
 
+    /**
+     * Each answer goes back to its own request, though a partition's requests are run as one group
+     * and stored by one commit. (The partition's group commit would also make that one commit if
+     * they ran one task each; what running them as a group means is pinned in PartitionHostTest.)
+     */
     @Test
-    void aBundlesRequestsForOnePartitionShareOneCommit() throws Exception {
+    void aBundlesSendsAreStoredOneCommitPerPartitionAndEachAnsweredInItsPlace() throws Exception {
         ForwardedBundle bundle = new ForwardedBundle(List.of(
                 new ForwardedRequest(QUEUE, 0, send("a")),
                 new ForwardedRequest(QUEUE, 1, send("b")),
