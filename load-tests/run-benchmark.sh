@@ -20,6 +20,8 @@
 #   CLUSTER_WARMUP  the same for sluice3, whose three JVMs compile on the same cores (WARMUP per node: 3 x WARMUP)
 #   USERS (32), PREFILL (1000000), CONSUMERS (4), FIFO_GROUPS (10), MESSAGE_SIZE (100), HEAP (2g)
 #   BROKER_JAVA_OPTS  extra JVM options for every Sluice node, split on spaces (e.g. -XX:+PrintCompilation)
+#   CLUSTER_EVENT_LOOPS  --event-loops of each sluice3 node: the three share this machine's cores, so each gets
+#               its share (cores / 3, at least 1: 1 on 2 cores); 0 = the node's own default (one per core, at least 2)
 #   IDLE_SECONDS  CPU of each idle target measured over this many seconds in round 1 (30; 0 = skip)
 #   MEMORY_TARGETS (sluice,sluice3), MEMORY_MESSAGES (1000000), MEMORY_MESSAGE_SIZE (256), MEMORY_HEAP (4g)
 #   SLUICE3_LOAD  one (all load through node 1, default) | all (users spread over the three nodes)
@@ -57,6 +59,8 @@ FIFO_GROUPS=${FIFO_GROUPS:-10}
 MESSAGE_SIZE=${MESSAGE_SIZE:-100}
 HEAP=${HEAP:-2g}
 BROKER_JAVA_OPTS=${BROKER_JAVA_OPTS:-}
+CORES=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+CLUSTER_EVENT_LOOPS=${CLUSTER_EVENT_LOOPS:-$(( CORES / 3 > 1 ? CORES / 3 : 1 ))}
 IDLE_SECONDS=${IDLE_SECONDS:-30}
 MEMORY_TARGETS=${MEMORY_TARGETS:-sluice,sluice3}
 MEMORY_MESSAGES=${MEMORY_MESSAGES:-1000000}
@@ -223,7 +227,8 @@ start_target() { # target heap logname
     log "starting $target node $((i + 1)) on 127.0.0.1:$port (heap $heap)"
     case "$target" in
       sluice) java "${sluice_jvm[@]}" -jar "$OUT/sluice.jar" --host 127.0.0.1 --port "$port" >"$logf" 2>&1 & ;;
-      sluice3) java "${sluice_jvm[@]}" -jar "$OUT/sluice.jar" --host 127.0.0.1 --port "$port" --cluster-config "$CLUSTER_CONFIG" >"$logf" 2>&1 & ;;
+      sluice3) java "${sluice_jvm[@]}" -jar "$OUT/sluice.jar" --host 127.0.0.1 --port "$port" --cluster-config "$CLUSTER_CONFIG" \
+          --event-loops "$CLUSTER_EVENT_LOOPS" >"$logf" 2>&1 & ;;
       elasticmq)
         sed -e "s/9325/$port/g" "$HERE/elasticmq/elasticmq.conf" >"$OUT/elasticmq.conf"
         java "${jvm[@]}" -Dconfig.file="$OUT/elasticmq.conf" -Dlogback.configurationFile="$HERE/elasticmq/logback.xml" \
@@ -442,7 +447,7 @@ END_UTC=$(date -u '+%H:%M')
   echo "started=$START_UTC"
   echo "ended=$END_UTC"
   echo "command=$(printf '%q ' "$0")"
-  echo "knobs=MODE=$MODE TARGETS=$TARGETS ROUNDS=$ROUNDS SCENARIOS=$SCENARIOS PROTOCOLS=$PROTOCOLS E2E_RATES=$E2E_RATES E2E_WARMUP=$E2E_WARMUP CLIENT_WARMUP=$CLIENT_WARMUP DURATION=$DURATION WARMUP=$WARMUP CLUSTER_WARMUP=$CLUSTER_WARMUP USERS=$USERS PREFILL=$PREFILL CONSUMERS=$CONSUMERS FIFO_GROUPS=$FIFO_GROUPS MESSAGE_SIZE=$MESSAGE_SIZE HEAP=$HEAP IDLE_SECONDS=$IDLE_SECONDS SLUICE3_LOAD=$SLUICE3_LOAD MEMORY_TARGETS=$MEMORY_TARGETS MEMORY_MESSAGES=$MEMORY_MESSAGES MEMORY_HEAP=$MEMORY_HEAP${BROKER_JAVA_OPTS:+ BROKER_JAVA_OPTS='$BROKER_JAVA_OPTS'}"
+  echo "knobs=MODE=$MODE TARGETS=$TARGETS ROUNDS=$ROUNDS SCENARIOS=$SCENARIOS PROTOCOLS=$PROTOCOLS E2E_RATES=$E2E_RATES E2E_WARMUP=$E2E_WARMUP CLIENT_WARMUP=$CLIENT_WARMUP DURATION=$DURATION WARMUP=$WARMUP CLUSTER_WARMUP=$CLUSTER_WARMUP USERS=$USERS PREFILL=$PREFILL CONSUMERS=$CONSUMERS FIFO_GROUPS=$FIFO_GROUPS MESSAGE_SIZE=$MESSAGE_SIZE HEAP=$HEAP IDLE_SECONDS=$IDLE_SECONDS SLUICE3_LOAD=$SLUICE3_LOAD CLUSTER_EVENT_LOOPS=$CLUSTER_EVENT_LOOPS MEMORY_TARGETS=$MEMORY_TARGETS MEMORY_MESSAGES=$MEMORY_MESSAGES MEMORY_HEAP=$MEMORY_HEAP${BROKER_JAVA_OPTS:+ BROKER_JAVA_OPTS='$BROKER_JAVA_OPTS'}"
   echo "machine=$(nproc) cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(java -version 2>&1 | head -1)"
   echo "jar=$JAR_INFO"
   echo "scenarios=$(IFS=,; echo "${SCENARIO_LIST[*]}")"

@@ -20,6 +20,7 @@ import java.util.List;
  * @param credentials       the access keys requests must be signed with (SigV4); none turns authentication off
  * @param vertxMetrics      whether Vert.x's own metrics join the node's in /metrics
  * @param http              limits of the HTTP endpoint: header and request-line size, idle timeout, connections
+ * @param eventLoops        event-loop threads (HTTP and partitions); 0: one per core, at least 2
  */
 public record BrokerConfig(
         String host,
@@ -35,7 +36,8 @@ public record BrokerConfig(
         ClusterSettings cluster,
         List<AccessKey> credentials,
         HttpLimits http,
-        boolean vertxMetrics) {
+        boolean vertxMetrics,
+        int eventLoops) {
 
     public static final int DEFAULT_PORT = 9324;
     /**
@@ -72,7 +74,18 @@ public record BrokerConfig(
                 cluster,
                 credentials,
                 http,
-                vertxMetrics);
+                vertxMetrics,
+                eventLoops);
+    }
+
+    /**
+     * The event-loop threads to run: as configured, else one per core and at least 2. Vert.x's own
+     * default is two per core; on 2 cores one node served SendMessage twice as fast on 2 loops as on
+     * 4 (load-tests/README.md, stop 23), since a request whose partition runs on another loop costs a
+     * thread hop. Three nodes sharing 2 cores served more on 1 loop each than on 2 (stop 42).
+     */
+    public int eventLoopThreads() {
+        return eventLoops > 0 ? eventLoops : Math.max(2, Runtime.getRuntime().availableProcessors());
     }
 
     /** Whether requests must be signed. */

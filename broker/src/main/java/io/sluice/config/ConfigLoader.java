@@ -117,6 +117,7 @@ public final class ConfigLoader {
                 "--max-initial-line-bytes must be at least 1024, got " + o.maxInitialLineBytes);
         check(o.idleTimeoutSeconds >= 1, "--idle-timeout must be at least 1 second, got " + o.idleTimeoutSeconds);
         check(o.maxConnections >= 1, "--max-connections must be positive, got " + o.maxConnections);
+        check(o.eventLoops >= 0 && o.eventLoops <= 256, "--event-loops must be 0..256, got " + o.eventLoops);
         check(o.backupCount >= 0 && o.backupCount <= 6, "--backup-count must be 0..6, got " + o.backupCount);
         check(o.hazelcastPort >= 0 && o.hazelcastPort <= 65535, "--hz-port must be 0..65535, got " + o.hazelcastPort);
         check(o.accountId.matches("[0-9]{12}"), "--account-id must be 12 digits, got " + o.accountId);
@@ -154,7 +155,8 @@ public final class ConfigLoader {
                 cluster,
                 List.copyOf(keys),
                 new HttpLimits(o.maxHeaderBytes, o.maxInitialLineBytes, o.idleTimeoutSeconds, o.maxConnections),
-                o.vertxMetrics);
+                o.vertxMetrics,
+                o.eventLoops);
     }
 
     private static void check(boolean ok, String message) {

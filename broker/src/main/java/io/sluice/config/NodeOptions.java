@@ -107,6 +107,15 @@ public final class NodeOptions {
     int maxRequestBytes;
 
     @Option(
+            names = "--event-loops",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "Event-loop threads, which serve HTTP and hold the partitions; 0: one per core, at least 2."
+                    + " Nodes that share a machine's cores do best with their share of them, e.g. 1 each for three"
+                    + " nodes on 2 cores (env SLUICE_EVENT_LOOPS). Default: ${DEFAULT-VALUE}.")
+    int eventLoops;
+
+    @Option(
             names = "--vertx-metrics",
             paramLabel = "BOOL",
             defaultValue = "false",

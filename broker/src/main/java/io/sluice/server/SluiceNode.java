@@ -84,11 +84,8 @@ public final class SluiceNode implements AutoCloseable {
     /** Starts a node and blocks until it is ready: joined, listening, its partitions rebuilt. */
     public static SluiceNode start(BrokerConfig requested) {
         BrokerConfig config = requested.port() == 0 ? requested.withPort(freePort(requested.host())) : requested;
-        // One event loop per core (Vert.x's default is two): each HTTP verticle and each partition loop
-        // shares these threads, and a request whose partition runs on another loop costs a thread hop.
-        // On 2 cores, 2 loops against 4: SendMessage 10,232 / 10,823 msg/s against 5,406 / 5,561,
-        // e2e p99 at 1,000 msg/s lower in 3 of 4 runs (load-tests/README.md, stop 23).
-        int eventLoops = Math.max(2, Runtime.getRuntime().availableProcessors());
+        // Each HTTP verticle and each partition loop shares these threads (see BrokerConfig.eventLoopThreads).
+        int eventLoops = config.eventLoopThreads();
         Config hazelcast = HazelcastSetup.config(config.cluster());
         HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
         Metrics metrics = new Metrics();

@@ -88,6 +88,18 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void eventLoopsDefaultToOnePerCoreAndAtLeastTwo() {
+        BrokerConfig d = load(List.of(), Map.of());
+        assertEquals(0, d.eventLoops());
+        assertEquals(Math.max(2, Runtime.getRuntime().availableProcessors()), d.eventLoopThreads());
+        assertEquals(1, load(List.of("--event-loops", "1"), Map.of()).eventLoopThreads());
+        assertEquals(3, load(List.of(), Map.of("SLUICE_EVENT_LOOPS", "3")).eventLoopThreads());
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> load(List.of("--event-loops", "-1"), Map.of()));
+        assertEquals("--event-loops must be 0..256, got -1", e.getMessage());
+    }
+
+    @Test
     void httpLimitsHaveDefaultsAndBounds() {
         HttpLimits d = load(List.of(), Map.of()).http();
         assertEquals(new HttpLimits(16_384, 16_384, 75, 10_000), d);
