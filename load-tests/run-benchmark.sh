@@ -59,7 +59,7 @@ FIFO_GROUPS=${FIFO_GROUPS:-10}
 MESSAGE_SIZE=${MESSAGE_SIZE:-100}
 HEAP=${HEAP:-2g}
 BROKER_JAVA_OPTS=${BROKER_JAVA_OPTS:-}
-CORES=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+CORES=$(nproc)
 CLUSTER_EVENT_LOOPS=${CLUSTER_EVENT_LOOPS:-$(( CORES / 3 > 1 ? CORES / 3 : 1 ))}
 IDLE_SECONDS=${IDLE_SECONDS:-30}
 MEMORY_TARGETS=${MEMORY_TARGETS:-sluice,sluice3}
@@ -448,7 +448,7 @@ END_UTC=$(date -u '+%H:%M')
   echo "ended=$END_UTC"
   echo "command=$(printf '%q ' "$0")"
   echo "knobs=MODE=$MODE TARGETS=$TARGETS ROUNDS=$ROUNDS SCENARIOS=$SCENARIOS PROTOCOLS=$PROTOCOLS E2E_RATES=$E2E_RATES E2E_WARMUP=$E2E_WARMUP CLIENT_WARMUP=$CLIENT_WARMUP DURATION=$DURATION WARMUP=$WARMUP CLUSTER_WARMUP=$CLUSTER_WARMUP USERS=$USERS PREFILL=$PREFILL CONSUMERS=$CONSUMERS FIFO_GROUPS=$FIFO_GROUPS MESSAGE_SIZE=$MESSAGE_SIZE HEAP=$HEAP IDLE_SECONDS=$IDLE_SECONDS SLUICE3_LOAD=$SLUICE3_LOAD CLUSTER_EVENT_LOOPS=$CLUSTER_EVENT_LOOPS MEMORY_TARGETS=$MEMORY_TARGETS MEMORY_MESSAGES=$MEMORY_MESSAGES MEMORY_HEAP=$MEMORY_HEAP${BROKER_JAVA_OPTS:+ BROKER_JAVA_OPTS='$BROKER_JAVA_OPTS'}"
-  echo "machine=$(nproc) cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(java -version 2>&1 | head -1)"
+  echo "machine=$CORES cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(java -version 2>&1 | head -1)"
   echo "jar=$JAR_INFO"
   echo "scenarios=$(IFS=,; echo "${SCENARIO_LIST[*]}")"
   echo "protocols=$(IFS=,; echo "${PROTOCOL_LIST[*]}")"
