@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CPU per request by kind of work, from async-profiler's collapsed CPU profiles.
 
-Each sample is put in one category: the collector's and the JIT's threads by their names, a stack
+Each sample is put in one category: the collector's, the JIT's and the VM's threads by their names, a stack
 that ends in the kernel as "kernel", anything else by the innermost frame of a known package
 (Hazelcast, the Vert.x event bus, HTTP, Sluice's cluster, partition and SQS layers, Netty).
 With the requests a second the load ran at and the profile's length and sampling interval, every
@@ -36,6 +36,8 @@ def category(frames):
         return "gc"
     if "Compiler" in thread:
         return "jit"
+    if "VM Thread" in thread:
+        return "vm thread (safepoints; the serial collector's pauses)"
     if frames[-1].endswith("_[k]"):
         return "kernel"
     for frame in reversed(frames[1:]):
