@@ -14,6 +14,7 @@ import io.sluice.queue.SqsException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +38,9 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
     private final Clock clock;
     private final Executor blocking;
     private final ConcurrentSkipListMap<String, QueueMeta> cache = new ConcurrentSkipListMap<>();
+    /** Requests waiting for news of a queue the map has and the cache not yet, by name. */
+    private final ConcurrentHashMap<String, CompletableFuture<Boolean>> arriving = new ConcurrentHashMap<>();
+
     private final Consumer<String> onDeleted;
 
     /** @param onDeleted told (on a Hazelcast thread) when any node deleted a queue */
@@ -62,16 +66,19 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
         @Override
         public void entryAdded(EntryEvent<String, QueueMeta> e) {
             cache.put(e.getKey(), e.getValue());
+            settle(e.getKey(), true);
         }
 
         @Override
         public void entryUpdated(EntryEvent<String, QueueMeta> e) {
             cache.put(e.getKey(), e.getValue());
+            settle(e.getKey(), true);
         }
 
         @Override
         public void entryRemoved(EntryEvent<String, QueueMeta> e) {
             cache.remove(e.getKey());
+            settle(e.getKey(), false);
             onDeleted.accept(e.getKey());
         }
     }
@@ -79,6 +86,38 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
     @Override
     public QueueMeta find(String name) {
         return cache.get(name);
+    }
+
+    /**
+     * The map is asked (without blocking) whether the queue exists; if it does, the answer waits for
+     * the map's event, which is what fills the cache. The caller bounds the wait.
+     */
+    @Override
+    public CompletionStage<Boolean> awaitKnown(String name) {
+        if (cache.containsKey(name)) {
+            return CompletableFuture.completedFuture(true);
+        }
+        CompletableFuture<Boolean> known = arriving.computeIfAbsent(name, k -> new CompletableFuture<>());
+        if (cache.containsKey(name)) { // the event came in between
+            settle(name, true);
+            return known;
+        }
+        queues.getAsync(name)
+                .whenCompleteAsync(
+                        (meta, err) -> {
+                            if (meta == null || err != null) {
+                                settle(name, cache.containsKey(name));
+                            }
+                        },
+                        Runnable::run);
+        return known;
+    }
+
+    private void settle(String name, boolean known) {
+        CompletableFuture<Boolean> waiting = arriving.remove(name);
+        if (waiting != null) {
+            waiting.complete(known);
+        }
     }
 
     @Override

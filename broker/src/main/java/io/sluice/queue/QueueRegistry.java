@@ -1,6 +1,7 @@
 package io.sluice.queue;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.UnaryOperator;
 
@@ -15,6 +16,15 @@ public interface QueueRegistry {
 
     /** The queue, or null. */
     QueueMeta find(String name);
+
+    /**
+     * For a name {@link #find} does not know: completes with true once it does (a queue just created
+     * through another node, whose news has not reached this one yet), with false when there is no
+     * such queue to wait for. Completes at once where every node's view is its own.
+     */
+    default CompletionStage<Boolean> awaitKnown(String name) {
+        return CompletableFuture.completedFuture(find(name) != null);
+    }
 
     /**
      * Creates the queue, or returns the existing one when its attributes agree.

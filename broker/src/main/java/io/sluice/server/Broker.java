@@ -6,6 +6,7 @@ import io.sluice.partition.PartitionMoved;
 import io.sluice.partition.PartitionRouter;
 import io.sluice.partition.PartitionStats;
 import io.sluice.protocol.Params;
+import io.sluice.protocol.SqsAction;
 import io.sluice.queue.Clock;
 import io.sluice.queue.ErrorCode;
 import io.sluice.queue.MessageCounts;
@@ -16,6 +17,7 @@ import io.sluice.queue.ReceiptHandle;
 import io.sluice.queue.SqsException;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
 import java.util.concurrent.CompletionException;
@@ -25,6 +27,9 @@ import java.util.function.Supplier;
 
 /** The parts every action handler shares; all are safe to use from any event loop. */
 final class Broker {
+    /** How long a request naming a queue this node has not heard of waits for the news of its creation. */
+    static final long NEWS_WAIT_MILLIS = 2_000;
+
     final BrokerConfig config;
     final Clock clock;
     final QueueRegistry registry;
@@ -87,6 +92,41 @@ final class Broker {
         }
         checkAccess(meta, info);
         return meta;
+    }
+
+    /**
+     * Whether a request that failed with QueueDoesNotExist named a queue this node has not heard of
+     * yet but the cluster has (created through another node a moment ago): completes with true once
+     * this node knows it, so the request can run again; false when it should get its error. Waits at
+     * most {@link #NEWS_WAIT_MILLIS}.
+     */
+    Future<Boolean> caughtUpWith(Params params, RequestInfo info, Vertx vertx) {
+        String name;
+        try {
+            String url = params.optionalString("QueueUrl");
+            if (url != null) {
+                name = urls.nameOf(url, info.accountId());
+            } else if (info.action() == SqsAction.GET_QUEUE_URL) {
+                String owner = params.optionalString("QueueOwnerAWSAccountId");
+                name = urls.internalName(
+                        owner == null || owner.isEmpty() ? info.accountId() : owner,
+                        params.requiredString("QueueName"));
+            } else {
+                return Future.succeededFuture(false);
+            }
+        } catch (SqsException e) {
+            return Future.succeededFuture(false);
+        }
+        if (registry.find(name) != null) {
+            return Future.succeededFuture(false);
+        }
+        Promise<Boolean> known = Promise.promise();
+        long timer = vertx.setTimer(NEWS_WAIT_MILLIS, id -> known.tryComplete(false));
+        await(registry.awaitKnown(name)).onComplete(ar -> {
+            vertx.cancelTimer(timer);
+            known.tryComplete(ar.succeeded() && ar.result());
+        });
+        return known.future();
     }
 
     /** The owner may do anything; another account what the queue's Policy allows it. */

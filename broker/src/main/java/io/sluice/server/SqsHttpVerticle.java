@@ -23,6 +23,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -197,8 +198,7 @@ final class SqsHttpVerticle extends VerticleBase {
             req.response().closeHandler(v -> clientGone.tryComplete());
             RequestInfo info = new RequestInfo(requestId, sender, account, sqs.action(), clientGone.future());
             SqsRequest decoded = sqs;
-            response = actions.get(sqs.action())
-                    .handle(sqs.params(), info)
+            response = runCatchingUp(decoded, info)
                     .map(result -> ResponseEncoder.success(decoded.protocol(), decoded.action(), result, requestId));
         } catch (RuntimeException e) {
             response = Future.failedFuture(e);
@@ -210,6 +210,30 @@ final class SqsHttpVerticle extends VerticleBase {
             broker.metrics.request(action, r.status(), System.nanoTime() - began);
             send(req.response(), r);
         });
+    }
+
+    /**
+     * Runs the action; should it answer QueueDoesNotExist for a queue that another node created a
+     * moment ago and this node has not heard of yet, runs it once more when the news arrives. Such a
+     * request failed before it touched anything: finding the queue is every action's first step.
+     */
+    private Future<JsonObject> runCatchingUp(SqsRequest sqs, RequestInfo info) {
+        return run(sqs, info).recover(err -> {
+            SqsException known = Broker.asSqsError(err);
+            if (known == null || known.code() != ErrorCode.QUEUE_DOES_NOT_EXIST) {
+                return Future.failedFuture(err);
+            }
+            return broker.caughtUpWith(sqs.params(), info, vertx)
+                    .compose(caughtUp -> caughtUp ? run(sqs, info) : Future.failedFuture(err));
+        });
+    }
+
+    private Future<JsonObject> run(SqsRequest sqs, RequestInfo info) {
+        try {
+            return actions.get(sqs.action()).handle(sqs.params(), info);
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
     }
 
     private static EncodedResponse errorResponse(WireProtocol protocol, Throwable failure, String requestId) {

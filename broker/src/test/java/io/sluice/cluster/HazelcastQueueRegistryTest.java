@@ -1,10 +1,15 @@
 package io.sluice.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import com.hazelcast.map.listener.EntryAddedListener;
 import io.sluice.config.ClusterSettings;
 import io.sluice.queue.Clock;
 import io.sluice.queue.QueueMeta;
@@ -12,8 +17,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,7 +34,10 @@ class HazelcastQueueRegistryTest {
 
     @BeforeEach
     void member() {
-        hz = Hazelcast.newHazelcastInstance(HazelcastSetup.config(new ClusterSettings(null, "127.0.0.1", 0, 1)));
+        Config config = HazelcastSetup.config(new ClusterSettings(null, "127.0.0.1", 0, 1));
+        // One event thread: the map's events are delivered one after the other, whatever their key.
+        config.setProperty("hazelcast.event.thread.count", "1");
+        hz = Hazelcast.newHazelcastInstance(config);
         blocking = Executors.newFixedThreadPool(8);
         registry = new HazelcastQueueRegistry(
                 hz.getMap(HazelcastSetup.QUEUES_MAP),
@@ -81,6 +91,44 @@ class HazelcastQueueRegistryTest {
         QueueMeta last = tag("team", "a");
         assertEquals("a", last.tags().get("team"));
         assertEquals("a", registry.find("q").tags().get("team"));
+    }
+
+    /**
+     * A queue another node created is in the map before this node's copy hears of it (the map's
+     * event is on its way): a request naming it waits for the news instead of being told the queue
+     * does not exist. The member has one event thread, held up by a listener on an earlier event.
+     */
+    @Test
+    void aQueueInTheMapButNotYetHeardOfIsWaitedFor() throws Exception {
+        IMap<String, QueueMeta> map = hz.getMap(HazelcastSetup.QUEUES_MAP);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch held = new CountDownLatch(1);
+        map.addEntryListener(
+                (EntryAddedListener<String, QueueMeta>) e -> {
+                    if (e.getKey().equals("blocker")) {
+                        held.countDown();
+                        try {
+                            release.await(30, TimeUnit.SECONDS);
+                        } catch (InterruptedException ie) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                },
+                true);
+        HazelcastQueueRegistry late = new HazelcastQueueRegistry(
+                map, hz.getMap(HazelcastSetup.DELETED_QUEUES_MAP), Clock.SYSTEM, blocking, n -> {});
+        map.put("blocker", new QueueMeta("blocker", false, 2, 0, 0, Map.of(), Map.of(), 0));
+        assertTrue(held.await(10, TimeUnit.SECONDS), "the event thread is held");
+        map.put("late", new QueueMeta("late", false, 2, 0, 0, Map.of(), Map.of(), 0));
+        assertNull(late.find("late"), "not heard of yet");
+        CompletableFuture<Boolean> known = late.awaitKnown("late").toCompletableFuture();
+        assertFalse(known.isDone(), "waits for the news while the map has the queue");
+
+        assertFalse(late.awaitKnown("never").toCompletableFuture().get(10, TimeUnit.SECONDS), "no such queue: no wait");
+
+        release.countDown();
+        assertTrue(known.get(10, TimeUnit.SECONDS));
+        assertEquals("late", late.find("late").name());
     }
 
     @Test

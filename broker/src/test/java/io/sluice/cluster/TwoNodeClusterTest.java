@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import com.hazelcast.map.listener.EntryAddedListener;
+import com.hazelcast.spi.properties.ClusterProperty;
 import io.sluice.config.BrokerConfig;
 import io.sluice.config.ConfigLoader;
 import io.sluice.it.BrokerExtension;
@@ -21,7 +24,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -284,6 +291,64 @@ class TwoNodeClusterTest {
             assertTrue(afterSendMillis < 1500, "woke " + afterSendMillis + " ms after the send");
             assertTrue((System.nanoTime() - start) / 1_000_000 < 5_000);
             viaB.deleteMessage(r -> r.queueUrl(url).receiptHandle(got.get(0).receiptHandle()));
+        }
+    }
+
+    /**
+     * A client behind a load balancer creates a queue through one node and goes on through the
+     * other at once. The registry's news travels as a map event; here node A's event threads are held
+     * up, so A has not heard of the queue B created: A's SendMessage must wait for the news (and not
+     * answer QueueDoesNotExist), then succeed once the events flow again.
+     */
+    @Test
+    void aQueueCreatedThroughOneNodeIsUsableAtOnceThroughTheOther() throws Exception {
+        HazelcastInstance memberA = Hazelcast.getAllHazelcastInstances().stream()
+                .filter(hz -> hz.getConfig().getClusterName().equals(clusterName))
+                .filter(hz -> hz.getCluster().getMembers().iterator().next().localMember()) // the oldest: A
+                .findFirst()
+                .orElseThrow();
+        String threads = memberA.getConfig().getProperty(ClusterProperty.EVENT_THREAD_COUNT.getName());
+        int eventThreads =
+                Integer.parseInt(threads != null ? threads : ClusterProperty.EVENT_THREAD_COUNT.getDefaultValue());
+        CountDownLatch release = new CountDownLatch(1);
+        Set<Thread> held = ConcurrentHashMap.newKeySet();
+        IMap<String, String> hold = memberA.getMap("test-hold-events");
+        UUID listener = hold.addLocalEntryListener((EntryAddedListener<String, String>) e -> {
+            held.add(Thread.currentThread());
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            for (int i = 0; i < 64; i++) { // events are striped over the threads by key
+                hold.put("k" + i, "v");
+            }
+            await("every event thread of A held")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> held.size() >= eventThreads);
+            String url = viaB.createQueue(r -> r.queueName("fresh")).queueUrl();
+            String urlViaA = url.replace(b.baseUrl(), a.baseUrl());
+            CompletableFuture<String> sent = CompletableFuture.supplyAsync(
+                    () -> viaA.sendMessage(r -> r.queueUrl(urlViaA).messageBody("first"))
+                            .messageId());
+            await("A waits for the news instead of failing")
+                    .during(Duration.ofMillis(500))
+                    .atMost(Duration.ofSeconds(1))
+                    .until(() -> !sent.isDone());
+            release.countDown();
+            assertFalse(sent.get(10, TimeUnit.SECONDS).isEmpty());
+            assertEquals(
+                    "first",
+                    viaA.receiveMessage(r -> r.queueUrl(urlViaA).waitTimeSeconds(5))
+                            .messages()
+                            .get(0)
+                            .body());
+        } finally {
+            release.countDown();
+            hold.removeEntryListener(listener);
+            hold.destroy();
         }
     }
 
