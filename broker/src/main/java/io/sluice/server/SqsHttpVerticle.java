@@ -27,6 +27,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -198,8 +199,13 @@ final class SqsHttpVerticle extends VerticleBase {
             req.response().closeHandler(v -> clientGone.tryComplete());
             RequestInfo info = new RequestInfo(requestId, sender, account, sqs.action(), clientGone.future());
             SqsRequest decoded = sqs;
-            response = runCatchingUp(decoded, info)
-                    .map(result -> ResponseEncoder.success(decoded.protocol(), decoded.action(), result, requestId));
+            Function<JsonObject, EncodedResponse> encode =
+                    result -> ResponseEncoder.success(decoded.protocol(), decoded.action(), result, requestId);
+            // One step from the action's result to the answer, the catch-up only after a failure.
+            response = run(decoded, info)
+                    .transform(ar -> ar.succeeded()
+                            ? Future.succeededFuture(encode.apply(ar.result()))
+                            : afterFailure(decoded, info, ar.cause()).map(encode));
         } catch (RuntimeException e) {
             response = Future.failedFuture(e);
         }
@@ -213,19 +219,18 @@ final class SqsHttpVerticle extends VerticleBase {
     }
 
     /**
-     * Runs the action; should it answer QueueDoesNotExist for a queue that another node created a
-     * moment ago and this node has not heard of yet, runs it once more when the news arrives. Such a
-     * request failed before it touched anything: finding the queue is every action's first step.
+     * After an action failed: should it have answered QueueDoesNotExist for a queue that another node
+     * created a moment ago and this node has not heard of yet, it runs once more when the news
+     * arrives. Such a request failed before it touched anything: finding the queue is every action's
+     * first step. Any other failure stands.
      */
-    private Future<JsonObject> runCatchingUp(SqsRequest sqs, RequestInfo info) {
-        return run(sqs, info).recover(err -> {
-            SqsException known = Broker.asSqsError(err);
-            if (known == null || known.code() != ErrorCode.QUEUE_DOES_NOT_EXIST) {
-                return Future.failedFuture(err);
-            }
-            return broker.caughtUpWith(sqs.params(), info, vertx)
-                    .compose(caughtUp -> caughtUp ? run(sqs, info) : Future.failedFuture(err));
-        });
+    private Future<JsonObject> afterFailure(SqsRequest sqs, RequestInfo info, Throwable err) {
+        SqsException known = Broker.asSqsError(err);
+        if (known == null || known.code() != ErrorCode.QUEUE_DOES_NOT_EXIST) {
+            return Future.failedFuture(err);
+        }
+        return broker.caughtUpWith(sqs.params(), info, vertx)
+                .compose(caughtUp -> caughtUp ? run(sqs, info) : Future.failedFuture(err));
     }
 
     private Future<JsonObject> run(SqsRequest sqs, RequestInfo info) {
