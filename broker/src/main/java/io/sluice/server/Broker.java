@@ -107,10 +107,7 @@ final class Broker {
             if (url != null) {
                 name = urls.nameOf(url, info.accountId());
             } else if (info.action() == SqsAction.GET_QUEUE_URL) {
-                String owner = params.optionalString("QueueOwnerAWSAccountId");
-                name = urls.internalName(
-                        owner == null || owner.isEmpty() ? info.accountId() : owner,
-                        params.requiredString("QueueName"));
+                name = nameForGetQueueUrl(params, info);
             } else {
                 return Future.succeededFuture(false);
             }
@@ -127,6 +124,13 @@ final class Broker {
             known.tryComplete(ar.succeeded() && ar.result());
         });
         return known.future();
+    }
+
+    /** The registry name of the queue a GetQueueUrl asks for: QueueName in QueueOwnerAWSAccountId's account, or the caller's. */
+    String nameForGetQueueUrl(Params params, RequestInfo info) {
+        String owner = params.optionalString("QueueOwnerAWSAccountId");
+        return urls.internalName(
+                owner == null || owner.isEmpty() ? info.accountId() : owner, params.requiredString("QueueName"));
     }
 
     /** The owner may do anything; another account what the queue's Policy allows it. */

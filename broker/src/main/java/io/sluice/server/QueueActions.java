@@ -57,9 +57,7 @@ final class QueueActions {
     }
 
     Future<JsonObject> getQueueUrl(Params params, RequestInfo info) {
-        String owner = params.optionalString("QueueOwnerAWSAccountId");
-        String name = broker.urls.internalName(
-                owner == null || owner.isEmpty() ? info.accountId() : owner, params.requiredString("QueueName"));
+        String name = broker.nameForGetQueueUrl(params, info);
         QueueMeta meta = broker.registry.find(name);
         if (meta == null) {
             throw QueueRegistry.doesNotExist();
