@@ -85,7 +85,7 @@ final class Broker {
      * QueueDoesNotExist or AccessDenied otherwise.
      */
     QueueMeta queueOf(Params params, RequestInfo info) {
-        String name = urls.nameOf(params.requiredString("QueueUrl"), info.accountId());
+        String name = nameInQueueUrl(params.requiredString("QueueUrl"), info);
         QueueMeta meta = registry.find(name);
         if (meta == null) {
             throw QueueRegistry.doesNotExist();
@@ -105,7 +105,7 @@ final class Broker {
         try {
             String url = params.optionalString("QueueUrl");
             if (url != null) {
-                name = urls.nameOf(url, info.accountId());
+                name = nameInQueueUrl(url, info);
             } else if (info.action() == SqsAction.GET_QUEUE_URL) {
                 name = nameForGetQueueUrl(params, info);
             } else {
@@ -124,6 +124,11 @@ final class Broker {
             known.tryComplete(ar.succeeded() && ar.result());
         });
         return known.future();
+    }
+
+    /** The registry name of the queue a QueueUrl names, in the caller's account unless the URL names another. */
+    String nameInQueueUrl(String queueUrl, RequestInfo info) {
+        return urls.nameOf(queueUrl, info.accountId());
     }
 
     /** The registry name of the queue a GetQueueUrl asks for: QueueName in QueueOwnerAWSAccountId's account, or the caller's. */

@@ -27,7 +27,6 @@ import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -199,13 +198,13 @@ final class SqsHttpVerticle extends VerticleBase {
             req.response().closeHandler(v -> clientGone.tryComplete());
             RequestInfo info = new RequestInfo(requestId, sender, account, sqs.action(), clientGone.future());
             SqsRequest decoded = sqs;
-            Function<JsonObject, EncodedResponse> encode =
-                    result -> ResponseEncoder.success(decoded.protocol(), decoded.action(), result, requestId);
-            // One step from the action's result to the answer, the catch-up only after a failure.
+            // One step from the action's result to the answer (one lambda, as the map before), the catch-up only
+            // after a failure.
             response = run(decoded, info)
                     .transform(ar -> ar.succeeded()
-                            ? Future.succeededFuture(encode.apply(ar.result()))
-                            : afterFailure(decoded, info, ar.cause()).map(encode));
+                            ? Future.succeededFuture(success(decoded, ar.result(), requestId))
+                            : afterFailure(decoded, info, ar.cause())
+                                    .map(result -> success(decoded, result, requestId)));
         } catch (RuntimeException e) {
             response = Future.failedFuture(e);
         }
@@ -231,6 +230,10 @@ final class SqsHttpVerticle extends VerticleBase {
         }
         return broker.caughtUpWith(sqs.params(), info, vertx)
                 .compose(caughtUp -> caughtUp ? run(sqs, info) : Future.failedFuture(err));
+    }
+
+    private static EncodedResponse success(SqsRequest sqs, JsonObject result, String requestId) {
+        return ResponseEncoder.success(sqs.protocol(), sqs.action(), result, requestId);
     }
 
     private Future<JsonObject> run(SqsRequest sqs, RequestInfo info) {
