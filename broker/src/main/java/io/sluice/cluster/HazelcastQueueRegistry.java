@@ -90,14 +90,19 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
 
     /**
      * The map is asked (without blocking) whether the queue exists; if it does, the answer waits for
-     * the map's event, which is what fills the cache. The caller bounds the wait.
+     * the map's event, which is what fills the cache, for at most {@link #NEWS_WAIT_MILLIS}.
      */
     @Override
     public CompletionStage<Boolean> awaitKnown(String name) {
         if (cache.containsKey(name)) {
             return CompletableFuture.completedFuture(true);
         }
-        CompletableFuture<Boolean> known = arriving.computeIfAbsent(name, k -> new CompletableFuture<>());
+        CompletableFuture<Boolean> known = arriving.computeIfAbsent(name, k -> {
+            CompletableFuture<Boolean> news = new CompletableFuture<>();
+            news.completeOnTimeout(false, NEWS_WAIT_MILLIS, TimeUnit.MILLISECONDS)
+                    .whenComplete((v, err) -> arriving.remove(k, news));
+            return news;
+        });
         if (cache.containsKey(name)) { // the event came in between
             settle(name, true);
             return known;

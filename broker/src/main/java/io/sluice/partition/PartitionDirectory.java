@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 
@@ -113,11 +114,20 @@ public final class PartitionDirectory implements PartitionRouter {
 
     /**
      * The partition's host, started if needed (the future completes once it is loaded); failed
-     * when the queue or partition does not exist or the partition is not owned here.
+     * when the queue or partition does not exist or the partition is not owned here. A queue this
+     * node has not heard of yet, named by a node that has (it was created through that one a moment
+     * ago), is waited for.
      */
     private Future<PartitionHost> hostFor(String queueName, int partition) {
         QueueMeta meta = registry.find(queueName);
-        if (meta == null || partition < 0 || partition >= meta.partitions()) {
+        if (meta == null) {
+            Context caller = Vertx.currentContext();
+            CompletionStage<Boolean> news = registry.awaitKnown(queueName);
+            return (caller == null ? Future.fromCompletionStage(news) : Future.fromCompletionStage(news, caller))
+                    .compose(known ->
+                            known ? hostFor(queueName, partition) : Future.failedFuture(QueueRegistry.doesNotExist()));
+        }
+        if (partition < 0 || partition >= meta.partitions()) {
             return Future.failedFuture(QueueRegistry.doesNotExist());
         }
         if (!serving || !ownership.ownsLocally(queueName, partition)) {

@@ -14,13 +14,17 @@ public interface QueueRegistry {
     /** SQS reserves a deleted queue's name for 60 seconds. */
     long DELETED_NAME_COOLDOWN_MILLIS = 60_000;
 
+    /** How long {@link #awaitKnown} waits at most for the news of a queue's creation. */
+    long NEWS_WAIT_MILLIS = 2_000;
+
     /** The queue, or null. */
     QueueMeta find(String name);
 
     /**
      * For a name {@link #find} does not know: completes with true once it does (a queue just created
      * through another node, whose news has not reached this one yet), with false when there is no
-     * such queue to wait for. Completes at once where every node's view is its own.
+     * such queue to wait for, or had none within {@link #NEWS_WAIT_MILLIS}. Completes at once where
+     * every node's view is its own.
      */
     default CompletionStage<Boolean> awaitKnown(String name) {
         return CompletableFuture.completedFuture(find(name) != null);
@@ -42,7 +46,13 @@ public interface QueueRegistry {
     /** Queues whose names start with the prefix, in name order. */
     List<QueueMeta> list(String prefix);
 
+    /** QueueDoesNotExist, as the cluster's registry itself answers it. */
     static SqsException doesNotExist() {
         return new SqsException(ErrorCode.QUEUE_DOES_NOT_EXIST, "The specified queue does not exist.");
+    }
+
+    /** QueueDoesNotExist because {@link #find} did not know {@code name}: news may still be on its way. */
+    static UnknownQueueException notKnown(String name) {
+        return new UnknownQueueException(name, doesNotExist());
     }
 }

@@ -60,10 +60,15 @@ public record RedrivePolicy(String deadLetterTargetArn, int maxReceiveCount) {
         }
     }
 
+    /** The refusal of a RedrivePolicy whose deadLetterTargetArn names no queue. */
+    public static SqsException noTarget() {
+        return invalid("RedrivePolicy", "Dead letter target does not exist.");
+    }
+
     /** The source may send its dead letters to this target: it exists, is of the same type, and allows it. */
     public static void checkTarget(QueueMeta target, boolean sourceFifo, String sourceArn, AllowPolicy allow) {
         if (target == null) {
-            throw invalid("RedrivePolicy", "Dead letter target does not exist.");
+            throw noTarget();
         }
         if (target.fifo() != sourceFifo) {
             throw invalid(

@@ -6,7 +6,6 @@ import io.sluice.partition.PartitionMoved;
 import io.sluice.partition.PartitionRouter;
 import io.sluice.partition.PartitionStats;
 import io.sluice.protocol.Params;
-import io.sluice.protocol.SqsAction;
 import io.sluice.queue.Clock;
 import io.sluice.queue.ErrorCode;
 import io.sluice.queue.MessageCounts;
@@ -15,9 +14,9 @@ import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
 import io.sluice.queue.ReceiptHandle;
 import io.sluice.queue.SqsException;
+import io.sluice.queue.UnknownQueueException;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
 import java.util.concurrent.CompletionException;
@@ -27,9 +26,6 @@ import java.util.function.Supplier;
 
 /** The parts every action handler shares; all are safe to use from any event loop. */
 final class Broker {
-    /** How long a request naming a queue this node has not heard of waits for the news of its creation. */
-    static final long NEWS_WAIT_MILLIS = 2_000;
-
     final BrokerConfig config;
     final Clock clock;
     final QueueRegistry registry;
@@ -85,57 +81,23 @@ final class Broker {
      * QueueDoesNotExist or AccessDenied otherwise.
      */
     QueueMeta queueOf(Params params, RequestInfo info) {
-        String name = nameInQueueUrl(params.requiredString("QueueUrl"), info);
+        String name = urls.nameOf(params.requiredString("QueueUrl"), info.accountId());
         QueueMeta meta = registry.find(name);
         if (meta == null) {
-            throw QueueRegistry.doesNotExist();
+            throw QueueRegistry.notKnown(name);
         }
         checkAccess(meta, info);
         return meta;
     }
 
     /**
-     * Whether a request that failed with QueueDoesNotExist named a queue this node has not heard of
-     * yet but the cluster has (created through another node a moment ago): completes with true once
-     * this node knows it, so the request can run again; false when it should get its error. Waits at
-     * most {@link #NEWS_WAIT_MILLIS}.
+     * Whether a request refused for naming a queue this node has not heard of ({@link
+     * UnknownQueueException}) may run again: true once this node knows the queue (created through
+     * another node a moment ago), false when the cluster has no such queue or its news did not come
+     * within {@link QueueRegistry#NEWS_WAIT_MILLIS}. Completes on the caller's event loop.
      */
-    Future<Boolean> caughtUpWith(Params params, RequestInfo info, Vertx vertx) {
-        String name;
-        try {
-            String url = params.optionalString("QueueUrl");
-            if (url != null) {
-                name = nameInQueueUrl(url, info);
-            } else if (info.action() == SqsAction.GET_QUEUE_URL) {
-                name = nameForGetQueueUrl(params, info);
-            } else {
-                return Future.succeededFuture(false);
-            }
-        } catch (SqsException e) {
-            return Future.succeededFuture(false);
-        }
-        if (registry.find(name) != null) {
-            return Future.succeededFuture(false);
-        }
-        Promise<Boolean> known = Promise.promise();
-        long timer = vertx.setTimer(NEWS_WAIT_MILLIS, id -> known.tryComplete(false));
-        await(registry.awaitKnown(name)).onComplete(ar -> {
-            vertx.cancelTimer(timer);
-            known.tryComplete(ar.succeeded() && ar.result());
-        });
-        return known.future();
-    }
-
-    /** The registry name of the queue a QueueUrl names, in the caller's account unless the URL names another. */
-    String nameInQueueUrl(String queueUrl, RequestInfo info) {
-        return urls.nameOf(queueUrl, info.accountId());
-    }
-
-    /** The registry name of the queue a GetQueueUrl asks for: QueueName in QueueOwnerAWSAccountId's account, or the caller's. */
-    String nameForGetQueueUrl(Params params, RequestInfo info) {
-        String owner = params.optionalString("QueueOwnerAWSAccountId");
-        return urls.internalName(
-                owner == null || owner.isEmpty() ? info.accountId() : owner, params.requiredString("QueueName"));
+    Future<Boolean> caughtUpWith(String name) {
+        return await(registry.awaitKnown(name));
     }
 
     /** The owner may do anything; another account what the queue's Policy allows it. */
@@ -198,5 +160,18 @@ final class Broker {
     QueueMeta queueOfArn(String arn) {
         String name = urls.nameOfArn(arn);
         return name == null ? null : registry.find(name);
+    }
+
+    /**
+     * The queue an SQS ARN names, as a request needs it: {@code absent} when there is none, marked
+     * as caused by this node not knowing the queue (see {@link UnknownQueueException}).
+     */
+    QueueMeta requireQueueOfArn(String arn, SqsException absent) {
+        String name = urls.nameOfArn(arn);
+        QueueMeta meta = name == null ? null : registry.find(name);
+        if (meta == null) {
+            throw name == null ? absent : new UnknownQueueException(name, absent);
+        }
+        return meta;
     }
 }

@@ -125,10 +125,10 @@ final class MessageMoveTasks {
 
     Future<JsonObject> start(Params params, RequestInfo info) {
         String sourceArn = params.requiredString("SourceArn");
-        QueueMeta source = existing(sourceArn);
+        QueueMeta source = existing(sourceArn, "SourceArn");
         String destinationArn = params.optionalString("DestinationArn");
         if (destinationArn != null) {
-            existing(destinationArn);
+            existing(destinationArn, "DestinationArn");
         }
         Integer rate = params.optionalInt("MaxNumberOfMessagesPerSecond");
         if (rate != null && (rate < 1 || rate > 500)) {
@@ -161,7 +161,7 @@ final class MessageMoveTasks {
 
     Future<JsonObject> list(Params params, RequestInfo info) {
         String sourceArn = params.requiredString("SourceArn");
-        existing(sourceArn);
+        existing(sourceArn, "SourceArn");
         Integer max = params.optionalInt("MaxResults");
         if (max != null && (max < 1 || max > 10)) {
             throw SqsException.invalidParameter(
@@ -564,14 +564,13 @@ final class MessageMoveTasks {
         return broker.counts(q.name()).visible();
     }
 
-    private QueueMeta existing(String arn) {
-        QueueMeta q = find(arn);
-        if (q == null) {
-            throw new SqsException(
-                    ErrorCode.RESOURCE_NOT_FOUND,
-                    "The resource that you specified for the SourceArn parameter does not exist.");
-        }
-        return q;
+    /** The queue a request's ARN parameter names; ResourceNotFound when there is none. */
+    private QueueMeta existing(String arn, String parameter) {
+        return broker.requireQueueOfArn(
+                arn,
+                new SqsException(
+                        ErrorCode.RESOURCE_NOT_FOUND,
+                        "The resource that you specified for the " + parameter + " parameter does not exist."));
     }
 
     private QueueMeta find(String arn) {

@@ -57,10 +57,12 @@ final class QueueActions {
     }
 
     Future<JsonObject> getQueueUrl(Params params, RequestInfo info) {
-        String name = broker.nameForGetQueueUrl(params, info);
+        String owner = params.optionalString("QueueOwnerAWSAccountId");
+        String name = broker.urls.internalName(
+                owner == null || owner.isEmpty() ? info.accountId() : owner, params.requiredString("QueueName"));
         QueueMeta meta = broker.registry.find(name);
         if (meta == null) {
-            throw QueueRegistry.doesNotExist();
+            throw QueueRegistry.notKnown(name);
         }
         broker.checkAccess(meta, info);
         return Future.succeededFuture(new JsonObject().put("QueueUrl", broker.urls.url(name)));

@@ -14,6 +14,7 @@ import io.sluice.protocol.WireProtocol;
 import io.sluice.queue.ErrorCode;
 import io.sluice.queue.Ids;
 import io.sluice.queue.SqsException;
+import io.sluice.queue.UnknownQueueException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
@@ -218,17 +219,16 @@ final class SqsHttpVerticle extends VerticleBase {
     }
 
     /**
-     * After an action failed: should it have answered QueueDoesNotExist for a queue that another node
-     * created a moment ago and this node has not heard of yet, it runs once more when the news
-     * arrives. Such a request failed before it touched anything: finding the queue is every action's
-     * first step. Any other failure stands.
+     * After an action failed: should it have been refused for naming a queue that another node
+     * created a moment ago and this node has not heard of yet ({@link UnknownQueueException}), it
+     * runs once more when the news arrives. Such a request failed before it touched anything:
+     * finding the queues it names is every action's first step. Any other failure stands.
      */
     private Future<JsonObject> afterFailure(SqsRequest sqs, RequestInfo info, Throwable err) {
-        SqsException known = Broker.asSqsError(err);
-        if (known == null || known.code() != ErrorCode.QUEUE_DOES_NOT_EXIST) {
+        if (!(Broker.unwrap(err) instanceof UnknownQueueException unknown)) {
             return Future.failedFuture(err);
         }
-        return broker.caughtUpWith(sqs.params(), info, vertx)
+        return broker.caughtUpWith(unknown.queueName())
                 .compose(caughtUp -> caughtUp ? run(sqs, info) : Future.failedFuture(err));
     }
 

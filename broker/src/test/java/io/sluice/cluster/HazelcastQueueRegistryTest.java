@@ -13,9 +13,11 @@ import com.hazelcast.map.listener.EntryAddedListener;
 import io.sluice.config.ClusterSettings;
 import io.sluice.queue.Clock;
 import io.sluice.queue.QueueMeta;
+import io.sluice.queue.QueueRegistry;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -129,6 +131,43 @@ class HazelcastQueueRegistryTest {
         release.countDown();
         assertTrue(known.get(10, TimeUnit.SECONDS));
         assertEquals("late", late.find("late").name());
+    }
+
+    /**
+     * The wait for news is bounded: when the map's event does not come within
+     * {@link QueueRegistry#NEWS_WAIT_MILLIS} (here the only event thread stays held), the request gets
+     * its answer (false: not known) instead of hanging.
+     */
+    @Test
+    void newsThatDoesNotComeIsWaitedForOnlySoLong() throws Exception {
+        IMap<String, QueueMeta> map = hz.getMap(HazelcastSetup.QUEUES_MAP);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch held = new CountDownLatch(1);
+        UUID listener = map.addEntryListener(
+                (EntryAddedListener<String, QueueMeta>) e -> {
+                    if (e.getKey().equals("blocker-2")) {
+                        held.countDown();
+                        try {
+                            release.await(30, TimeUnit.SECONDS);
+                        } catch (InterruptedException ie) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                },
+                true);
+        try {
+            HazelcastQueueRegistry late = new HazelcastQueueRegistry(
+                    map, hz.getMap(HazelcastSetup.DELETED_QUEUES_MAP), Clock.SYSTEM, blocking, n -> {});
+            map.put("blocker-2", new QueueMeta("blocker-2", false, 2, 0, 0, Map.of(), Map.of(), 0));
+            assertTrue(held.await(10, TimeUnit.SECONDS), "the event thread is held");
+            map.put("late-2", new QueueMeta("late-2", false, 2, 0, 0, Map.of(), Map.of(), 0));
+            CompletableFuture<Boolean> known = late.awaitKnown("late-2").toCompletableFuture();
+            assertFalse(known.isDone(), "waits while the map has the queue");
+            assertFalse(known.get(10, TimeUnit.SECONDS), "given up on while the news is still held");
+        } finally {
+            release.countDown();
+            map.removeEntryListener(listener);
+        }
     }
 
     @Test

@@ -29,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -302,32 +303,7 @@ class TwoNodeClusterTest {
      */
     @Test
     void aQueueCreatedThroughOneNodeIsUsableAtOnceThroughTheOther() throws Exception {
-        HazelcastInstance memberA = Hazelcast.getAllHazelcastInstances().stream()
-                .filter(hz -> hz.getConfig().getClusterName().equals(clusterName))
-                .filter(hz -> hz.getCluster().getMembers().iterator().next().localMember()) // the oldest: A
-                .findFirst()
-                .orElseThrow();
-        String threads = memberA.getConfig().getProperty(ClusterProperty.EVENT_THREAD_COUNT.getName());
-        int eventThreads =
-                Integer.parseInt(threads != null ? threads : ClusterProperty.EVENT_THREAD_COUNT.getDefaultValue());
-        CountDownLatch release = new CountDownLatch(1);
-        Set<Thread> held = ConcurrentHashMap.newKeySet();
-        IMap<String, String> hold = memberA.getMap("test-hold-events");
-        UUID listener = hold.addLocalEntryListener((EntryAddedListener<String, String>) e -> {
-            held.add(Thread.currentThread());
-            try {
-                release.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException ie) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        try {
-            for (int i = 0; i < 64; i++) { // events are striped over the threads by key
-                hold.put("k" + i, "v");
-            }
-            await("every event thread of A held")
-                    .atMost(Duration.ofSeconds(10))
-                    .until(() -> held.size() >= eventThreads);
+        try (NewsHold held = NewsHold.of(member(a))) {
             String url = viaB.createQueue(r -> r.queueName("fresh")).queueUrl();
             String urlViaA = url.replace(b.baseUrl(), a.baseUrl());
             CompletableFuture<String> sent = CompletableFuture.supplyAsync(
@@ -337,7 +313,7 @@ class TwoNodeClusterTest {
                     .during(Duration.ofMillis(500))
                     .atMost(Duration.ofSeconds(1))
                     .until(() -> !sent.isDone());
-            release.countDown();
+            held.release();
             assertFalse(sent.get(10, TimeUnit.SECONDS).isEmpty());
             assertEquals(
                     "first",
@@ -345,8 +321,135 @@ class TwoNodeClusterTest {
                             .messages()
                             .get(0)
                             .body());
-        } finally {
+        }
+    }
+
+    /**
+     * A RedrivePolicy names its dead-letter queue by ARN: a queue created through the other node a
+     * moment ago is waited for too, not refused as "Dead letter target does not exist".
+     */
+    @Test
+    void aDeadLetterQueueCreatedThroughOneNodeCanBeNamedAtOnceThroughTheOther() throws Exception {
+        try (NewsHold held = NewsHold.of(member(a))) {
+            String dlqUrl = viaB.createQueue(r -> r.queueName("fresh-dlq")).queueUrl();
+            String dlqArn = viaB.getQueueAttributes(r -> r.queueUrl(dlqUrl).attributeNamesWithStrings("QueueArn"))
+                    .attributesAsStrings()
+                    .get("QueueArn");
+            String policy = "{\"deadLetterTargetArn\":\"" + dlqArn + "\",\"maxReceiveCount\":\"3\"}";
+            CompletableFuture<String> created = CompletableFuture.supplyAsync(() -> viaA.createQueue(
+                            r -> r.queueName("fresh-source").attributesWithStrings(Map.of("RedrivePolicy", policy)))
+                    .queueUrl());
+            await("A waits for the news of the dead-letter queue instead of refusing the policy")
+                    .during(Duration.ofMillis(500))
+                    .atMost(Duration.ofSeconds(1))
+                    .until(() -> !created.isDone());
+            held.release();
+            String sourceUrl = created.get(10, TimeUnit.SECONDS);
+            assertTrue(viaB.getQueueAttributes(r -> r.queueUrl(sourceUrl).attributeNamesWithStrings("RedrivePolicy"))
+                    .attributesAsStrings()
+                    .get("RedrivePolicy")
+                    .contains(dlqArn));
+        }
+    }
+
+    /**
+     * A node that knows a queue forwards a request to the owner of the partition it needs, which may
+     * not have heard of the queue yet: the owner waits for the news instead of answering
+     * QueueDoesNotExist. Here B's news is held while the queue is created through A, and a FIFO
+     * message goes to a group whose partition B owns.
+     */
+    @Test
+    void theOwnerOfAPartitionWaitsForTheNewsOfAQueueItHasNotHeardOf() throws Exception {
+        HazelcastInstance memberB = member(b);
+        String queue = "fresh-forwarded.fifo";
+        int partitionOfB = -1;
+        for (int p = 0; p < 8 && partitionOfB < 0; p++) {
+            if (memberB.getPartitionService()
+                    .getPartition(queue + "#" + p)
+                    .getOwner()
+                    .localMember()) {
+                partitionOfB = p;
+            }
+        }
+        assertTrue(partitionOfB >= 0, "the test needs a queue name of which B owns a partition");
+        int wanted = partitionOfB;
+        String group = IntStream.range(0, 1000)
+                .mapToObj(i -> "g" + i)
+                .filter(g -> Math.floorMod(g.hashCode(), 8) == wanted)
+                .findFirst()
+                .orElseThrow();
+        try (NewsHold held = NewsHold.of(memberB)) {
+            String url = viaA.createQueue(r -> r.queueName(queue)
+                            .attributesWithStrings(Map.of("FifoQueue", "true", "ContentBasedDeduplication", "true")))
+                    .queueUrl();
+            CompletableFuture<String> sent = CompletableFuture.supplyAsync(() -> viaA.sendMessage(
+                            r -> r.queueUrl(url).messageGroupId(group).messageBody("forwarded"))
+                    .messageId());
+            await("B waits for the news instead of failing")
+                    .during(Duration.ofMillis(500))
+                    .atMost(Duration.ofSeconds(1))
+                    .until(() -> !sent.isDone());
+            held.release();
+            assertFalse(sent.get(10, TimeUnit.SECONDS).isEmpty());
+            assertEquals(
+                    "forwarded",
+                    viaB.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(5))
+                            .messages()
+                            .get(0)
+                            .body());
+        }
+    }
+
+    /** The Hazelcast member of a node of this cluster: A started first, so it is the oldest. */
+    private static HazelcastInstance member(SluiceNode node) {
+        boolean oldest = node == a;
+        return Hazelcast.getAllHazelcastInstances().stream()
+                .filter(hz -> hz.getConfig().getClusterName().equals(clusterName))
+                .filter(hz -> hz.getCluster().getMembers().iterator().next().localMember() == oldest)
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /**
+     * Holds up every event thread of a member, so that it does not hear of a queue created until
+     * released: a listener on a test map blocks each thread its events are striped over.
+     */
+    private static final class NewsHold implements AutoCloseable {
+        private final CountDownLatch release = new CountDownLatch(1);
+        private final IMap<String, String> hold;
+        private final UUID listener;
+
+        private NewsHold(HazelcastInstance member) {
+            String threads = member.getConfig().getProperty(ClusterProperty.EVENT_THREAD_COUNT.getName());
+            int eventThreads =
+                    Integer.parseInt(threads != null ? threads : ClusterProperty.EVENT_THREAD_COUNT.getDefaultValue());
+            Set<Thread> held = ConcurrentHashMap.newKeySet();
+            hold = member.getMap("test-hold-events-" + UUID.randomUUID());
+            listener = hold.addLocalEntryListener((EntryAddedListener<String, String>) e -> {
+                held.add(Thread.currentThread());
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            for (int i = 0; i < 64; i++) { // events are striped over the threads by key
+                hold.put("k" + i, "v");
+            }
+            await("every event thread held").atMost(Duration.ofSeconds(10)).until(() -> held.size() >= eventThreads);
+        }
+
+        static NewsHold of(HazelcastInstance member) {
+            return new NewsHold(member);
+        }
+
+        void release() {
             release.countDown();
+        }
+
+        @Override
+        public void close() {
+            release();
             hold.removeEntryListener(listener);
             hold.destroy();
         }
