@@ -17,7 +17,6 @@ import io.sluice.queue.QueueRegistry;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -103,24 +102,8 @@ class HazelcastQueueRegistryTest {
     @Test
     void aQueueInTheMapButNotYetHeardOfIsWaitedFor() throws Exception {
         IMap<String, QueueMeta> map = hz.getMap(HazelcastSetup.QUEUES_MAP);
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch held = new CountDownLatch(1);
-        map.addEntryListener(
-                (EntryAddedListener<String, QueueMeta>) e -> {
-                    if (e.getKey().equals("blocker")) {
-                        held.countDown();
-                        try {
-                            release.await(30, TimeUnit.SECONDS);
-                        } catch (InterruptedException ie) {
-                            Thread.currentThread().interrupt();
-                        }
-                    }
-                },
-                true);
-        HazelcastQueueRegistry late = new HazelcastQueueRegistry(
-                map, hz.getMap(HazelcastSetup.DELETED_QUEUES_MAP), Clock.SYSTEM, blocking, n -> {});
-        map.put("blocker", new QueueMeta("blocker", false, 2, 0, 0, Map.of(), Map.of(), 0));
-        assertTrue(held.await(10, TimeUnit.SECONDS), "the event thread is held");
+        HazelcastQueueRegistry late = secondRegistry();
+        CountDownLatch release = holdTheEventThread(map);
         map.put("late", new QueueMeta("late", false, 2, 0, 0, Map.of(), Map.of(), 0));
         assertNull(late.find("late"), "not heard of yet");
         CompletableFuture<Boolean> known = late.awaitKnown("late").toCompletableFuture();
@@ -141,11 +124,38 @@ class HazelcastQueueRegistryTest {
     @Test
     void newsThatDoesNotComeIsWaitedForOnlySoLong() throws Exception {
         IMap<String, QueueMeta> map = hz.getMap(HazelcastSetup.QUEUES_MAP);
+        HazelcastQueueRegistry late = secondRegistry();
+        CountDownLatch release = holdTheEventThread(map);
+        try {
+            map.put("late", new QueueMeta("late", false, 2, 0, 0, Map.of(), Map.of(), 0));
+            CompletableFuture<Boolean> known = late.awaitKnown("late").toCompletableFuture();
+            assertFalse(known.isDone(), "waits while the map has the queue");
+            assertFalse(known.get(10, TimeUnit.SECONDS), "given up on while the news is still held");
+        } finally {
+            release.countDown();
+        }
+    }
+
+    /** Another copy of the registry on the same member: it hears of the map's changes by their events. */
+    private HazelcastQueueRegistry secondRegistry() {
+        return new HazelcastQueueRegistry(
+                hz.getMap(HazelcastSetup.QUEUES_MAP),
+                hz.getMap(HazelcastSetup.DELETED_QUEUES_MAP),
+                Clock.SYSTEM,
+                blocking,
+                n -> {});
+    }
+
+    /**
+     * Holds the member's one event thread in a listener of the queues map until the latch returned
+     * is counted down (at most 30 s): news of what the map gets meanwhile waits.
+     */
+    private static CountDownLatch holdTheEventThread(IMap<String, QueueMeta> map) throws InterruptedException {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch held = new CountDownLatch(1);
-        UUID listener = map.addEntryListener(
+        map.addEntryListener(
                 (EntryAddedListener<String, QueueMeta>) e -> {
-                    if (e.getKey().equals("blocker-2")) {
+                    if (e.getKey().equals("blocker")) {
                         held.countDown();
                         try {
                             release.await(30, TimeUnit.SECONDS);
@@ -155,19 +165,9 @@ class HazelcastQueueRegistryTest {
                     }
                 },
                 true);
-        try {
-            HazelcastQueueRegistry late = new HazelcastQueueRegistry(
-                    map, hz.getMap(HazelcastSetup.DELETED_QUEUES_MAP), Clock.SYSTEM, blocking, n -> {});
-            map.put("blocker-2", new QueueMeta("blocker-2", false, 2, 0, 0, Map.of(), Map.of(), 0));
-            assertTrue(held.await(10, TimeUnit.SECONDS), "the event thread is held");
-            map.put("late-2", new QueueMeta("late-2", false, 2, 0, 0, Map.of(), Map.of(), 0));
-            CompletableFuture<Boolean> known = late.awaitKnown("late-2").toCompletableFuture();
-            assertFalse(known.isDone(), "waits while the map has the queue");
-            assertFalse(known.get(10, TimeUnit.SECONDS), "given up on while the news is still held");
-        } finally {
-            release.countDown();
-            map.removeEntryListener(listener);
-        }
+        map.put("blocker", new QueueMeta("blocker", false, 2, 0, 0, Map.of(), Map.of(), 0));
+        assertTrue(held.await(10, TimeUnit.SECONDS), "the event thread is held");
+        return release;
     }
 
     @Test

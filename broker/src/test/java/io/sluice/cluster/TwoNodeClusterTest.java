@@ -29,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -306,15 +307,11 @@ class TwoNodeClusterTest {
         try (NewsHold held = NewsHold.of(member(a))) {
             String url = viaB.createQueue(r -> r.queueName("fresh")).queueUrl();
             String urlViaA = url.replace(b.baseUrl(), a.baseUrl());
-            CompletableFuture<String> sent = CompletableFuture.supplyAsync(
+            String sent = held.callWaitsForTheNews(
+                    "A waits for the news instead of failing",
                     () -> viaA.sendMessage(r -> r.queueUrl(urlViaA).messageBody("first"))
                             .messageId());
-            await("A waits for the news instead of failing")
-                    .during(Duration.ofMillis(500))
-                    .atMost(Duration.ofSeconds(1))
-                    .until(() -> !sent.isDone());
-            held.release();
-            assertFalse(sent.get(10, TimeUnit.SECONDS).isEmpty());
+            assertFalse(sent.isEmpty());
             assertEquals(
                     "first",
                     viaA.receiveMessage(r -> r.queueUrl(urlViaA).waitTimeSeconds(5))
@@ -336,15 +333,11 @@ class TwoNodeClusterTest {
                     .attributesAsStrings()
                     .get("QueueArn");
             String policy = "{\"deadLetterTargetArn\":\"" + dlqArn + "\",\"maxReceiveCount\":\"3\"}";
-            CompletableFuture<String> created = CompletableFuture.supplyAsync(() -> viaA.createQueue(
-                            r -> r.queueName("fresh-source").attributesWithStrings(Map.of("RedrivePolicy", policy)))
-                    .queueUrl());
-            await("A waits for the news of the dead-letter queue instead of refusing the policy")
-                    .during(Duration.ofMillis(500))
-                    .atMost(Duration.ofSeconds(1))
-                    .until(() -> !created.isDone());
-            held.release();
-            String sourceUrl = created.get(10, TimeUnit.SECONDS);
+            String sourceUrl = held.callWaitsForTheNews(
+                    "A waits for the news of the dead-letter queue instead of refusing the policy",
+                    () -> viaA.createQueue(r ->
+                                    r.queueName("fresh-source").attributesWithStrings(Map.of("RedrivePolicy", policy)))
+                            .queueUrl());
             assertTrue(viaB.getQueueAttributes(r -> r.queueUrl(sourceUrl).attributeNamesWithStrings("RedrivePolicy"))
                     .attributesAsStrings()
                     .get("RedrivePolicy")
@@ -382,15 +375,12 @@ class TwoNodeClusterTest {
             String url = viaA.createQueue(r -> r.queueName(queue)
                             .attributesWithStrings(Map.of("FifoQueue", "true", "ContentBasedDeduplication", "true")))
                     .queueUrl();
-            CompletableFuture<String> sent = CompletableFuture.supplyAsync(() -> viaA.sendMessage(
-                            r -> r.queueUrl(url).messageGroupId(group).messageBody("forwarded"))
-                    .messageId());
-            await("B waits for the news instead of failing")
-                    .during(Duration.ofMillis(500))
-                    .atMost(Duration.ofSeconds(1))
-                    .until(() -> !sent.isDone());
-            held.release();
-            assertFalse(sent.get(10, TimeUnit.SECONDS).isEmpty());
+            String sent = held.callWaitsForTheNews(
+                    "B waits for the news instead of failing",
+                    () -> viaA.sendMessage(
+                                    r -> r.queueUrl(url).messageGroupId(group).messageBody("forwarded"))
+                            .messageId());
+            assertFalse(sent.isEmpty());
             assertEquals(
                     "forwarded",
                     viaB.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(5))
@@ -445,6 +435,21 @@ class TwoNodeClusterTest {
 
         void release() {
             release.countDown();
+        }
+
+        /**
+         * Makes the call (from another thread) while the news is held, checks that it waits for the
+         * news instead of answering (for half a second), then lets the news through and returns its
+         * answer.
+         */
+        <T> T callWaitsForTheNews(String alias, Supplier<T> call) throws Exception {
+            CompletableFuture<T> answer = CompletableFuture.supplyAsync(call);
+            await(alias)
+                    .during(Duration.ofMillis(500))
+                    .atMost(Duration.ofSeconds(1))
+                    .until(() -> !answer.isDone());
+            release();
+            return answer.get(10, TimeUnit.SECONDS);
         }
 
         @Override
