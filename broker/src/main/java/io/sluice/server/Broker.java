@@ -163,14 +163,14 @@ final class Broker {
     }
 
     /**
-     * The queue an SQS ARN names, as a request needs it: {@code absent} when there is none, marked
+     * The queue an SQS ARN names, as a request needs it: {@code absent}'s refusal when there is none, marked
      * as caused by this node not knowing the queue (see {@link UnknownQueueException}).
      */
-    QueueMeta requireQueueOfArn(String arn, SqsException absent) {
+    QueueMeta requireQueueOfArn(String arn, Supplier<SqsException> absent) {
         String name = urls.nameOfArn(arn);
         QueueMeta meta = name == null ? null : registry.find(name);
         if (meta == null) {
-            throw name == null ? absent : new UnknownQueueException(name, absent);
+            throw name == null ? absent.get() : new UnknownQueueException(name, absent.get());
         }
         return meta;
     }

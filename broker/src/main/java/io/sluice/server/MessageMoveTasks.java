@@ -568,7 +568,7 @@ final class MessageMoveTasks {
     private QueueMeta existing(String arn, String parameter) {
         return broker.requireQueueOfArn(
                 arn,
-                new SqsException(
+                () -> new SqsException(
                         ErrorCode.RESOURCE_NOT_FOUND,
                         "The resource that you specified for the " + parameter + " parameter does not exist."));
     }

@@ -33,7 +33,7 @@ final class RedriveAttributes {
         RedrivePolicy parsed = null;
         if (policy != null && !policy.isEmpty()) {
             parsed = parsePolicy(policy);
-            QueueMeta target = broker.requireQueueOfArn(parsed.deadLetterTargetArn(), RedrivePolicy.noTarget());
+            QueueMeta target = broker.requireQueueOfArn(parsed.deadLetterTargetArn(), RedrivePolicy::noTarget);
             RedrivePolicy.checkTarget(target, fifo, broker.urls.arn(queueName), allowPolicyOf(target));
         }
         String allow = attributes.get(QueueAttributes.REDRIVE_ALLOW_POLICY);
