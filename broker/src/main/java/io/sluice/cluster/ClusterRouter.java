@@ -116,6 +116,11 @@ public final class ClusterRouter implements PartitionRouter {
     }
 
     @Override
+    public boolean runsHere(String queueName, int partition) {
+        return ownership.ownsLocally(queueName, partition);
+    }
+
+    @Override
     public PartitionStats[] stats(String queueName) {
         return stats.stats(queueName);
     }

@@ -30,6 +30,11 @@ public interface PartitionRouter {
         return false;
     }
 
+    /** Whether the partition runs on this node, so that a request to it needs no hop; always, on a node alone. */
+    default boolean runsHere(String queueName, int partition) {
+        return true;
+    }
+
     /** Last published counts of each partition of the queue; empty when the queue is unknown. */
     PartitionStats[] stats(String queueName);
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.IntPredicate;
 import java.util.random.RandomGenerator;
 
 /**
@@ -23,6 +24,9 @@ import java.util.random.RandomGenerator;
 public final class ShortPollSampler {
     /** How rarely a sampled partition holding messages is not asked after all. */
     static final int MISS_ONE_IN = 1_000;
+
+    /** How many times fuller a partition elsewhere must be for {@link #nearFirst} to keep the order. */
+    static final int ELSEWHERE_BACKLOG = 2;
 
     private ShortPollSampler() {}
 
@@ -47,6 +51,43 @@ public final class ShortPollSampler {
             }
         }
         return out;
+    }
+
+    /**
+     * The same partitions with those {@code here} (run on this node) first, each group in the
+     * order given, so that a receive is served without a hop to another node when it can be. The
+     * order given stands when a partition elsewhere holds more than {@value #ELSEWHERE_BACKLOG}
+     * times the visible messages of the fullest one here ({@code visibleCounts}; a missing count
+     * is 0): then consumers of this node that do not keep up with its own partitions still drain
+     * the others', which otherwise only other nodes' consumers would reach.
+     */
+    public static List<Integer> nearFirst(List<Integer> order, IntPredicate here, int[] visibleCounts) {
+        boolean anyElsewhere = false;
+        for (int i = 0; i < order.size() && !anyElsewhere; i++) {
+            anyElsewhere = !here.test(order.get(i));
+        }
+        if (!anyElsewhere) { // a node alone, or one that runs every partition asked
+            return order;
+        }
+        List<Integer> near = new ArrayList<>(order.size());
+        List<Integer> far = new ArrayList<>(order.size());
+        int fullestNear = 0;
+        int fullestFar = 0;
+        for (int p : order) {
+            int visible = p < visibleCounts.length ? visibleCounts[p] : 0;
+            if (here.test(p)) {
+                near.add(p);
+                fullestNear = Math.max(fullestNear, visible);
+            } else {
+                far.add(p);
+                fullestFar = Math.max(fullestFar, visible);
+            }
+        }
+        if (near.isEmpty() || far.isEmpty() || fullestFar > (long) ELSEWHERE_BACKLOG * fullestNear) {
+            return order;
+        }
+        near.addAll(far);
+        return near;
     }
 
     /** Every partition, starting at a random one so that concurrent receivers spread out. */

@@ -97,15 +97,28 @@ final class ReceiveAction {
     }
 
     private List<Integer> shortPollPartitions(QueueMeta meta) {
-        if (!broker.config.shortPollSampling()) {
-            return ShortPollSampler.all(meta.partitions(), ThreadLocalRandom.current());
-        }
+        int[] visible = visibleCounts(meta);
+        return nearFirst(
+                meta,
+                broker.config.shortPollSampling()
+                        ? ShortPollSampler.sample(visible, ThreadLocalRandom.current())
+                        : ShortPollSampler.all(meta.partitions(), ThreadLocalRandom.current()),
+                visible);
+    }
+
+    /** The last published visible counts of the queue's partitions. */
+    private int[] visibleCounts(QueueMeta meta) {
         PartitionStats[] stats = broker.router.stats(meta.name());
         int[] visible = new int[meta.partitions()];
         for (int i = 0; i < visible.length && i < stats.length; i++) {
             visible[i] = stats[i].visible();
         }
-        return ShortPollSampler.sample(visible, ThreadLocalRandom.current());
+        return visible;
+    }
+
+    /** The partitions to ask, those on this node first (see {@link ShortPollSampler#nearFirst}). */
+    private List<Integer> nearFirst(QueueMeta meta, List<Integer> order, int[] visible) {
+        return ShortPollSampler.nearFirst(order, p -> broker.router.runsHere(meta.name(), p), visible);
     }
 
     /**
@@ -293,7 +306,10 @@ final class ReceiveAction {
             });
             // A slow safety net: a wake lost while a partition changed owner only delays the answer.
             repoll = vertx.setPeriodic(REPOLL_MILLIS, id -> wake(VisibilityListener.ANY_PARTITION));
-            attempt(unlessKnownEmpty(ShortPollSampler.all(meta.partitions(), ThreadLocalRandom.current())));
+            attempt(nearFirst(
+                    meta,
+                    unlessKnownEmpty(ShortPollSampler.all(meta.partitions(), ThreadLocalRandom.current())),
+                    visibleCounts(meta)));
             return answer.future();
         }
 

@@ -232,6 +232,49 @@ class TwoNodeClusterTest {
         assertEquals(sent, received);
     }
 
+    /**
+     * A receive asks the partitions its node runs first: messages sent through A (stored in A's
+     * partitions) are received through A without a request to B, though B's partitions hold
+     * messages too (fewer: a far bigger backlog on B would be drained first instead).
+     */
+    @Test
+    void receivesAskThePartitionsOfTheirNodeFirst() {
+        String queue = IntStream.range(0, 100)
+                .mapToObj(i -> "near-" + i)
+                .filter(name -> ownsSome(member(a), name) && ownsSome(member(b), name))
+                .findFirst()
+                .orElseThrow();
+        String url = viaA.createQueue(r -> r.queueName(queue)).queueUrl();
+        String urlViaB = url.replace(a.baseUrl(), b.baseUrl());
+        for (int i = 0; i < 20; i++) {
+            String body = "a" + i;
+            viaA.sendMessage(r -> r.queueUrl(url).messageBody(body));
+        }
+        for (int i = 0; i < 4; i++) {
+            String body = "b" + i;
+            viaB.sendMessage(r -> r.queueUrl(urlViaB).messageBody(body));
+        }
+        double before = forwarded(a);
+        Set<String> received = new HashSet<>();
+        for (int i = 0; i < 2; i++) {
+            viaA.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages().stream()
+                    .map(Message::body)
+                    .forEach(received::add);
+        }
+        assertEquals(0, forwarded(a) - before, "requests A forwarded to B");
+        assertEquals(20, received.size(), "received: " + received);
+        assertTrue(received.stream().allMatch(body -> body.startsWith("a")), "received: " + received);
+    }
+
+    /** Whether the member owns at least one of the queue's 8 partitions. */
+    private static boolean ownsSome(HazelcastInstance member, String queue) {
+        return IntStream.range(0, 8)
+                .anyMatch(p -> member.getPartitionService()
+                        .getPartition(queue + "#" + p)
+                        .getOwner()
+                        .localMember());
+    }
+
     private static double forwarded(SluiceNode node) {
         return BrokerExtension.metrics(node.baseUrl()).get("sluice_requests_forwarded_total");
     }

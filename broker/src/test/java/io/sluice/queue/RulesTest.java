@@ -3,6 +3,7 @@ package io.sluice.queue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.IntPredicate;
 import org.junit.jupiter.api.Test;
 
 class RulesTest {
@@ -133,6 +135,34 @@ class RulesTest {
                         .code());
         assertEquals(403, ErrorCode.OVER_LIMIT.httpStatus());
         assertEquals(0, InFlightQuota.allowance(120_000, 120_000, 10, false), "long poll: no error, nothing new");
+    }
+
+    @Test
+    void partitionsOnThisNodeAreAskedFirstUnlessOthersHoldAFarBiggerBacklog() {
+        List<Integer> order = List.of(5, 2, 7, 0, 3);
+        IntPredicate even = p -> p % 2 == 0; // the partitions this node runs
+        assertEquals(
+                List.of(2, 0, 5, 7, 3),
+                ShortPollSampler.nearFirst(order, even, new int[] {10, 0, 10, 10, 0, 10, 0, 10}),
+                "this node's first, each group in the order given");
+        assertEquals(
+                List.of(2, 0, 5, 7, 3),
+                ShortPollSampler.nearFirst(order, even, new int[] {10, 0, 1, 20, 0, 20, 0, 20}),
+                "twice the fullest here is not yet a backlog elsewhere");
+        assertEquals(
+                order,
+                ShortPollSampler.nearFirst(order, even, new int[] {10, 0, 1, 0, 0, 21, 0, 0}),
+                "a partition elsewhere with more than twice the fullest here: the order given");
+        assertEquals(
+                order,
+                ShortPollSampler.nearFirst(order, even, new int[] {0, 0, 0, 0, 0, 1, 0, 0}),
+                "nothing here to take: the order given");
+        assertEquals(
+                List.of(2, 0, 5, 7, 3),
+                ShortPollSampler.nearFirst(order, even, new int[] {1}),
+                "missing counts are 0, so nothing elsewhere is fuller");
+        assertSame(order, ShortPollSampler.nearFirst(order, p -> true, new int[8]), "a node alone: as given");
+        assertSame(order, ShortPollSampler.nearFirst(order, p -> false, new int[8]), "nothing here: as given");
     }
 
     @Test
