@@ -32,6 +32,10 @@ DRAIN_PORTS=${DRAIN_PORTS:-9324 9334 9344}
 PORTS=(9324 9334 9344)
 QUEUE=bench-spread
 [[ -f $JAR ]] || { echo "spread.sh: no $JAR; build it first: mvn -q -B -DskipTests package" >&2; exit 2; }
+for port in "${PORTS[@]}" 5701 5702 5703; do
+  ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null ||
+    { echo "spread.sh: port $port is in use (the three nodes need 9324, 9334, 9344 and 5701-5703)" >&2; exit 2; }
+done
 work=$(mktemp -d)
 pids=()
 stop_nodes() {

@@ -167,11 +167,11 @@ final class Broker {
      * as caused by this node not knowing the queue (see {@link UnknownQueueException}).
      */
     QueueMeta requireQueueOfArn(String arn, Supplier<SqsException> absent) {
-        String name = urls.nameOfArn(arn);
-        QueueMeta meta = name == null ? null : registry.find(name);
-        if (meta == null) {
-            throw name == null ? absent.get() : new UnknownQueueException(name, absent.get());
+        QueueMeta meta = queueOfArn(arn);
+        if (meta != null) {
+            return meta;
         }
-        return meta;
+        String name = urls.nameOfArn(arn);
+        throw name == null ? absent.get() : new UnknownQueueException(name, absent.get());
     }
 }

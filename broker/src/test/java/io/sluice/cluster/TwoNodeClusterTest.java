@@ -14,6 +14,8 @@ import io.sluice.config.BrokerConfig;
 import io.sluice.config.ConfigLoader;
 import io.sluice.it.BrokerExtension;
 import io.sluice.it.StartedThreads;
+import io.sluice.queue.FifoRules;
+import io.sluice.queue.PartitionKey;
 import io.sluice.server.SluiceNode;
 import java.net.URI;
 import java.nio.file.Path;
@@ -268,11 +270,23 @@ class TwoNodeClusterTest {
 
     /** Whether the member owns at least one of the queue's 8 partitions. */
     private static boolean ownsSome(HazelcastInstance member, String queue) {
-        return IntStream.range(0, 8)
-                .anyMatch(p -> member.getPartitionService()
-                        .getPartition(queue + "#" + p)
-                        .getOwner()
-                        .localMember());
+        return IntStream.range(0, 8).anyMatch(p -> owns(member, queue, p));
+    }
+
+    /** Whether the member owns the queue partition (placed by its key, as the broker places it). */
+    private static boolean owns(HazelcastInstance member, String queue, int partition) {
+        return member.getPartitionService()
+                .getPartition(new PartitionKey(queue, partition).toString())
+                .getOwner()
+                .localMember();
+    }
+
+    /** The body of the first message a long poll through the client gets. */
+    private static String firstBody(SqsClient via, String url) {
+        return via.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(5))
+                .messages()
+                .get(0)
+                .body();
     }
 
     private static double forwarded(SluiceNode node) {
@@ -355,12 +369,7 @@ class TwoNodeClusterTest {
                     () -> viaA.sendMessage(r -> r.queueUrl(urlViaA).messageBody("first"))
                             .messageId());
             assertFalse(sent.isEmpty());
-            assertEquals(
-                    "first",
-                    viaA.receiveMessage(r -> r.queueUrl(urlViaA).waitTimeSeconds(5))
-                            .messages()
-                            .get(0)
-                            .body());
+            assertEquals("first", firstBody(viaA, urlViaA));
         }
     }
 
@@ -398,20 +407,13 @@ class TwoNodeClusterTest {
     void theOwnerOfAPartitionWaitsForTheNewsOfAQueueItHasNotHeardOf() throws Exception {
         HazelcastInstance memberB = member(b);
         String queue = "fresh-forwarded.fifo";
-        int partitionOfB = -1;
-        for (int p = 0; p < 8 && partitionOfB < 0; p++) {
-            if (memberB.getPartitionService()
-                    .getPartition(queue + "#" + p)
-                    .getOwner()
-                    .localMember()) {
-                partitionOfB = p;
-            }
-        }
-        assertTrue(partitionOfB >= 0, "the test needs a queue name of which B owns a partition");
-        int wanted = partitionOfB;
+        int partitionOfB = IntStream.range(0, 8)
+                .filter(p -> owns(memberB, queue, p))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("the test needs a queue name of which B owns a partition"));
         String group = IntStream.range(0, 1000)
                 .mapToObj(i -> "g" + i)
-                .filter(g -> Math.floorMod(g.hashCode(), 8) == wanted)
+                .filter(g -> FifoRules.partitionOf(g, 8) == partitionOfB)
                 .findFirst()
                 .orElseThrow();
         try (NewsHold held = NewsHold.of(memberB)) {
@@ -424,12 +426,7 @@ class TwoNodeClusterTest {
                                     r -> r.queueUrl(url).messageGroupId(group).messageBody("forwarded"))
                             .messageId());
             assertFalse(sent.isEmpty());
-            assertEquals(
-                    "forwarded",
-                    viaB.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(5))
-                            .messages()
-                            .get(0)
-                            .body());
+            assertEquals("forwarded", firstBody(viaB, url));
         }
     }
 
