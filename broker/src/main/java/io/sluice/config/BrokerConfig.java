@@ -21,6 +21,8 @@ import java.util.List;
  * @param vertxMetrics      whether Vert.x's own metrics join the node's in /metrics
  * @param http              limits of the HTTP endpoint: header and request-line size, idle timeout, connections
  * @param eventLoops        event-loop threads (HTTP and partitions); 0: one per core, at least 2
+ * @param nativeTransport   whether sockets use the operating system's native transport (Linux epoll) where
+ *                          there is one, instead of Java NIO
  */
 public record BrokerConfig(
         String host,
@@ -37,7 +39,8 @@ public record BrokerConfig(
         List<AccessKey> credentials,
         HttpLimits http,
         boolean vertxMetrics,
-        int eventLoops) {
+        int eventLoops,
+        boolean nativeTransport) {
 
     public static final int DEFAULT_PORT = 9324;
     /**
@@ -75,7 +78,8 @@ public record BrokerConfig(
                 credentials,
                 http,
                 vertxMetrics,
-                eventLoops);
+                eventLoops,
+                nativeTransport);
     }
 
     /**

@@ -156,7 +156,8 @@ public final class ConfigLoader {
                 List.copyOf(keys),
                 new HttpLimits(o.maxHeaderBytes, o.maxInitialLineBytes, o.idleTimeoutSeconds, o.maxConnections),
                 o.vertxMetrics,
-                o.eventLoops);
+                o.eventLoops,
+                o.nativeTransport);
     }
 
     private static void check(boolean ok, String message) {

@@ -91,7 +91,11 @@ public final class Main {
                 + (config.authenticates()
                         ? "requests must be signed (SigV4) with one of "
                                 + config.credentials().size() + " access keys"
-                        : "authentication off"));
+                        : "authentication off")
+                + "; sockets on " + node.transport());
+        if (config.nativeTransport() && node.nativeTransportMissing() != null) {
+            log.info("no native transport here (" + node.nativeTransportMissing() + "): sockets on Java NIO");
+        }
         if (!config.authenticates() && !isLoopback(config.host())) {
             log.warning(
                     "*** AUTHENTICATION IS OFF on " + config.host() + ", which is not a loopback address: anyone who"

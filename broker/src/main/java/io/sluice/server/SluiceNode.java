@@ -32,6 +32,7 @@ import io.vertx.core.ThreadingModel;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.transport.Transport;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
@@ -89,7 +90,8 @@ public final class SluiceNode implements AutoCloseable {
         Config hazelcast = HazelcastSetup.config(config.cluster());
         HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
         Metrics metrics = new Metrics();
-        VertxOptions options = new VertxOptions().setEventLoopPoolSize(eventLoops);
+        VertxOptions options =
+                new VertxOptions().setEventLoopPoolSize(eventLoops).setPreferNativeTransport(config.nativeTransport());
         options.getEventBusOptions()
                 .setHost(config.cluster().host())
                 .setPort(0)
@@ -247,6 +249,19 @@ public final class SluiceNode implements AutoCloseable {
     /** The HTTP port the node listens on (useful with port 0). */
     public int port() {
         return port;
+    }
+
+    /**
+     * What the node's sockets run on (HTTP and the event bus; Hazelcast has its own): {@code epoll} when
+     * the native transport was asked for and its library loaded, else {@code nio}.
+     */
+    public String transport() {
+        return vertx.isNativeTransportEnabled() ? Transport.nativeTransport().name() : Transport.NIO.name();
+    }
+
+    /** Why the native transport is not in use although asked for; null when it is, or was not asked for. */
+    public Throwable nativeTransportMissing() {
+        return vertx.isNativeTransportEnabled() ? null : vertx.unavailableNativeTransportCause();
     }
 
     /** The base URL of queue URLs, e.g. http://127.0.0.1:9324 */

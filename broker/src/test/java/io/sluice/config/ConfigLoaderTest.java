@@ -88,6 +88,13 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theNativeTransportIsOnUnlessTurnedOff() {
+        assertTrue(load(List.of(), Map.of()).nativeTransport());
+        assertFalse(load(List.of("--native-transport", "false"), Map.of()).nativeTransport());
+        assertFalse(load(List.of(), Map.of("SLUICE_NATIVE_TRANSPORT", "false")).nativeTransport());
+    }
+
+    @Test
     void eventLoopsDefaultToOnePerCoreAndAtLeastTwo() {
         BrokerConfig d = load(List.of(), Map.of());
         assertEquals(0, d.eventLoops());
