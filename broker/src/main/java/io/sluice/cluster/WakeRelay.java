@@ -30,6 +30,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * every node keeps the set of watchers per queue, a node that joins asks the others to say it
  * again, and a member that leaves is forgotten. A node that hears of a new watcher publishes one
  * wake for the whole queue, which covers what became visible before it knew.
+ *
+ * <p>The others answer a new node's question on an address of that node's own ({@link
+ * #answerAddress}), not by publishing to {@link #WATCHERS_ADDRESS}: an answerer's event bus may not
+ * yet have heard that the new node listens there too (the cluster's subscription news travels apart
+ * from the question), and would leave it out, while an address it has never sent to is looked up
+ * in the subscription map itself, where the new node's registration is before it asks.
  */
 public final class WakeRelay implements VisibilityListener, MembershipListener {
     static final String ADDRESS_PREFIX = "sluice.wake.";
@@ -72,9 +78,12 @@ public final class WakeRelay implements VisibilityListener, MembershipListener {
         Future<Void> watchers = vertx.eventBus()
                 .<String>consumer(WATCHERS_ADDRESS, relay::onWatching)
                 .completion();
+        Future<Void> answers = vertx.eventBus()
+                .<String>consumer(answerAddress(relay.memberId), relay::onWatching)
+                .completion();
         Future<Void> asks =
                 vertx.eventBus().<String>consumer(ASK_ADDRESS, relay::onAsk).completion();
-        return Future.all(watchers, asks).map(v -> {
+        return Future.all(watchers, answers, asks).map(v -> {
             relay.publish(ASK_ADDRESS, "");
             return relay;
         });
@@ -139,11 +148,18 @@ public final class WakeRelay implements VisibilityListener, MembershipListener {
     }
 
     private void onAsk(Message<String> msg) {
-        if (fromElsewhere(msg) != null) {
+        String asker = fromElsewhere(msg);
+        if (asker != null) {
             for (String queueName : watching) {
-                publish(WATCHERS_ADDRESS, queueName);
+                vertx.eventBus()
+                        .send(answerAddress(asker), queueName, new DeliveryOptions().addHeader(ORIGIN, memberId));
             }
         }
+    }
+
+    /** Where the member with this id hears the answers to its question. */
+    static String answerAddress(String memberId) {
+        return WATCHERS_ADDRESS + "." + memberId;
     }
 
     /** The sending member's id, or null for this member's own messages (and a sender without one). */
