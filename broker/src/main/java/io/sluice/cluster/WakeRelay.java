@@ -35,7 +35,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * #answerAddress}), not by publishing to {@link #WATCHERS_ADDRESS}: an answerer's event bus may not
  * yet have heard that the new node listens there too (the cluster's subscription news travels apart
  * from the question), and would leave it out, while an address it has never sent to is looked up
- * in the subscription map itself, where the new node's registration is before it asks.
+ * in the subscription map itself, where the new node's registration is before it asks. They publish
+ * the answer to {@link #WATCHERS_ADDRESS} as well, for a new node of an earlier build, which listens
+ * only there (a node that hears an announcement twice counts it once).
  */
 public final class WakeRelay implements VisibilityListener, MembershipListener {
     static final String ADDRESS_PREFIX = "sluice.wake.";
@@ -44,7 +46,9 @@ public final class WakeRelay implements VisibilityListener, MembershipListener {
     /** Where a node that has just joined asks the others to say again which queues they watch. */
     static final String ASK_ADDRESS = "sluice.wake-watchers.ask";
 
-    private static final String ORIGIN = "origin";
+    /** The header naming the member a message comes from. */
+    static final String ORIGIN = "origin";
+
     private static final String PARTITION = "partition";
 
     private final Vertx vertx;
@@ -150,9 +154,10 @@ public final class WakeRelay implements VisibilityListener, MembershipListener {
     private void onAsk(Message<String> msg) {
         String asker = fromElsewhere(msg);
         if (asker != null) {
+            DeliveryOptions fromHere = new DeliveryOptions().addHeader(ORIGIN, memberId);
             for (String queueName : watching) {
-                vertx.eventBus()
-                        .send(answerAddress(asker), queueName, new DeliveryOptions().addHeader(ORIGIN, memberId));
+                vertx.eventBus().send(answerAddress(asker), queueName, fromHere);
+                publish(WATCHERS_ADDRESS, queueName);
             }
         }
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import io.sluice.partition.VisibilityListener;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
@@ -94,6 +95,32 @@ class WakeRelayClusterTest {
             await("B forgotten")
                     .atMost(WITHIN)
                     .until(() -> !relayA.watchedElsewhere("busy") && !relayC.watchedElsewhere("busy"));
+        }
+    }
+
+    /**
+     * The answer to a new node's question reaches it on its own address, which nobody has sent to
+     * before: the question's answerer looks that address up in the cluster's subscription map, so a
+     * stale view of who listens on the shared watchers address cannot leave the new node out.
+     */
+    @Test
+    void theAnswerToANewNodesQuestionComesToItsOwnAddress() {
+        try (InProcessCluster cluster = new InProcessCluster()) {
+            InProcessCluster.Node a = cluster.node();
+            InProcessCluster.Node b = cluster.node();
+            WakeRelay relayA = relay(a, new Heard());
+            relayA.watch("busy");
+            // B asks as a joining relay does, but listens for the answer on its own address only.
+            String newcomer = "newcomer-member";
+            List<String> answers = new CopyOnWriteArrayList<>();
+            join(b.vertx()
+                    .eventBus()
+                    .<String>consumer(WakeRelay.answerAddress(newcomer), msg -> answers.add(msg.body()))
+                    .completion());
+            b.vertx()
+                    .eventBus()
+                    .publish(WakeRelay.ASK_ADDRESS, "", new DeliveryOptions().addHeader(WakeRelay.ORIGIN, newcomer));
+            await("A answers on the newcomer's address").atMost(WITHIN).until(() -> answers.contains("busy"));
         }
     }
 
