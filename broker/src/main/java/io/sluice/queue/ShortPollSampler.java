@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.IntPredicate;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -57,37 +58,45 @@ public final class ShortPollSampler {
      * The same partitions with those {@code here} (run on this node) first, each group in the
      * order given, so that a receive is served without a hop to another node when it can be. The
      * order given stands when a partition elsewhere holds more than {@value #ELSEWHERE_BACKLOG}
-     * times the visible messages of the fullest one here ({@code visibleCounts}; a missing count
-     * is 0): then consumers of this node that do not keep up with its own partitions still drain
-     * the others', which otherwise only other nodes' consumers would reach.
+     * times the visible messages of the fullest one here ({@code visibleCounts}, read only when
+     * the partitions are on both sides; a missing count is 0): then consumers of this node that do
+     * not keep up with its own partitions still drain the others', which otherwise only other
+     * nodes' consumers would reach.
      */
-    public static List<Integer> nearFirst(List<Integer> order, IntPredicate here, int[] visibleCounts) {
-        boolean anyElsewhere = false;
-        for (int i = 0; i < order.size() && !anyElsewhere; i++) {
-            anyElsewhere = !here.test(order.get(i));
-        }
-        if (!anyElsewhere) { // a node alone, or one that runs every partition asked
-            return order;
-        }
-        List<Integer> near = new ArrayList<>(order.size());
-        List<Integer> far = new ArrayList<>(order.size());
-        int fullestNear = 0;
-        int fullestFar = 0;
-        for (int p : order) {
-            int visible = p < visibleCounts.length ? visibleCounts[p] : 0;
+    public static List<Integer> nearFirst(List<Integer> order, IntPredicate here, Supplier<int[]> visibleCounts) {
+        List<Integer> near = null; // both null until the first partition elsewhere: a node alone allocates nothing
+        List<Integer> far = null;
+        for (int i = 0; i < order.size(); i++) {
+            int p = order.get(i);
             if (here.test(p)) {
-                near.add(p);
-                fullestNear = Math.max(fullestNear, visible);
+                if (near != null) {
+                    near.add(p);
+                }
             } else {
+                if (far == null) {
+                    near = new ArrayList<>(order.subList(0, i));
+                    far = new ArrayList<>(order.size() - i);
+                }
                 far.add(p);
-                fullestFar = Math.max(fullestFar, visible);
             }
         }
-        if (near.isEmpty() || far.isEmpty() || fullestFar > (long) ELSEWHERE_BACKLOG * fullestNear) {
+        if (far == null || near.isEmpty()) {
+            return order;
+        }
+        int[] visible = visibleCounts.get();
+        if (fullest(far, visible) > (long) ELSEWHERE_BACKLOG * fullest(near, visible)) {
             return order;
         }
         near.addAll(far);
         return near;
+    }
+
+    private static int fullest(List<Integer> partitions, int[] visibleCounts) {
+        int most = 0;
+        for (int p : partitions) {
+            most = Math.max(most, p < visibleCounts.length ? visibleCounts[p] : 0);
+        }
+        return most;
     }
 
     /** Every partition, starting at a random one so that concurrent receivers spread out. */

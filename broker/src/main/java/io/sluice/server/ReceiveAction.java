@@ -103,7 +103,7 @@ final class ReceiveAction {
                 broker.config.shortPollSampling()
                         ? ShortPollSampler.sample(visible, ThreadLocalRandom.current())
                         : ShortPollSampler.all(meta.partitions(), ThreadLocalRandom.current()),
-                visible);
+                () -> visible);
     }
 
     /** The last published visible counts of the queue's partitions. */
@@ -117,7 +117,7 @@ final class ReceiveAction {
     }
 
     /** The partitions to ask, those on this node first (see {@link ShortPollSampler#nearFirst}). */
-    private List<Integer> nearFirst(QueueMeta meta, List<Integer> order, int[] visible) {
+    private List<Integer> nearFirst(QueueMeta meta, List<Integer> order, Supplier<int[]> visible) {
         return ShortPollSampler.nearFirst(order, p -> broker.router.runsHere(meta.name(), p), visible);
     }
 
@@ -309,7 +309,7 @@ final class ReceiveAction {
             attempt(nearFirst(
                     meta,
                     unlessKnownEmpty(ShortPollSampler.all(meta.partitions(), ThreadLocalRandom.current())),
-                    visibleCounts(meta)));
+                    () -> visibleCounts(meta)));
             return answer.future();
         }
 

@@ -15,6 +15,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.IntPredicate;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 class RulesTest {
@@ -141,28 +142,33 @@ class RulesTest {
     void partitionsOnThisNodeAreAskedFirstUnlessOthersHoldAFarBiggerBacklog() {
         List<Integer> order = List.of(5, 2, 7, 0, 3);
         IntPredicate even = p -> p % 2 == 0; // the partitions this node runs
+        Supplier<int[]> unread = () -> {
+            throw new AssertionError("counts read where every partition is on one side");
+        };
         assertEquals(
                 List.of(2, 0, 5, 7, 3),
-                ShortPollSampler.nearFirst(order, even, new int[] {10, 0, 10, 10, 0, 10, 0, 10}),
+                ShortPollSampler.nearFirst(order, even, () -> new int[] {10, 0, 10, 10, 0, 10, 0, 10}),
                 "this node's first, each group in the order given");
         assertEquals(
                 List.of(2, 0, 5, 7, 3),
-                ShortPollSampler.nearFirst(order, even, new int[] {10, 0, 1, 20, 0, 20, 0, 20}),
+                ShortPollSampler.nearFirst(order, even, () -> new int[] {10, 0, 1, 20, 0, 20, 0, 20}),
                 "twice the fullest here is not yet a backlog elsewhere");
         assertEquals(
                 order,
-                ShortPollSampler.nearFirst(order, even, new int[] {10, 0, 1, 0, 0, 21, 0, 0}),
+                ShortPollSampler.nearFirst(order, even, () -> new int[] {10, 0, 1, 0, 0, 21, 0, 0}),
                 "a partition elsewhere with more than twice the fullest here: the order given");
         assertEquals(
                 order,
-                ShortPollSampler.nearFirst(order, even, new int[] {0, 0, 0, 0, 0, 1, 0, 0}),
+                ShortPollSampler.nearFirst(order, even, () -> new int[] {0, 0, 0, 0, 0, 1, 0, 0}),
                 "nothing here to take: the order given");
         assertEquals(
                 List.of(2, 0, 5, 7, 3),
-                ShortPollSampler.nearFirst(order, even, new int[] {1}),
+                ShortPollSampler.nearFirst(order, even, () -> new int[] {1}),
                 "missing counts are 0, so nothing elsewhere is fuller");
-        assertSame(order, ShortPollSampler.nearFirst(order, p -> true, new int[8]), "a node alone: as given");
-        assertSame(order, ShortPollSampler.nearFirst(order, p -> false, new int[8]), "nothing here: as given");
+        assertSame(
+                order, ShortPollSampler.nearFirst(order, p -> true, unread), "a node alone: as given, counts unread");
+        assertSame(
+                order, ShortPollSampler.nearFirst(order, p -> false, unread), "nothing here: as given, counts unread");
     }
 
     @Test
