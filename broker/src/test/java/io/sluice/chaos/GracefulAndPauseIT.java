@@ -197,6 +197,10 @@ class GracefulAndPauseIT {
                         0,
                         report.fifoDeletedCameBack(),
                         "deleted FIFO messages came back: " + report.violationSample()),
+                () -> assertEquals(
+                        0,
+                        report.fifoStoredTwice(),
+                        "FIFO sends retried by the client and stored twice: " + report.violationSample()),
                 () -> assertTrue(
                         report.stdAcked() == report.stdSent() && report.fifoAcked() == report.fifoSent(),
                         "every send acknowledged in the end: " + report));

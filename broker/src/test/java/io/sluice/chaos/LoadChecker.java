@@ -152,6 +152,7 @@ public final class LoadChecker implements AutoCloseable {
             Map<String, Long> failureKinds,
             Map<String, String> failureSamples,
             Map<String, Long> maxGapByNodeMs,
+            Map<String, Long> duplicateCauses,
             List<String> lostSample,
             List<String> violationSample,
             long durationMs) {
@@ -176,6 +177,11 @@ public final class LoadChecker implements AutoCloseable {
             return stdDuplicates + fifoDuplicates;
         }
 
+        /** FIFO bodies delivered under two message ids: a send the client retried that deduplication did not catch. */
+        public long fifoStoredTwice() {
+            return duplicateCauses.getOrDefault("fifo:resent", 0L);
+        }
+
         @Override
         public String toString() {
             return String.format(
@@ -183,7 +189,7 @@ public final class LoadChecker implements AutoCloseable {
                             + "received=%d lost=%d dup=%d deletedCameBack=%d | fifo sent=%d acked=%d received=%d lost=%d "
                             + "dup=%d orderViolations=%d deletedCameBack=%d | unackedReceived=%d maxNoSuccessGapMs=%d "
                             + "(from %d) maxFifoGroupAckGapMs=%d clientFailures=%d sdkRetries=%d failuresByNode=%s failureKinds=%s "
-                            + "maxNoSuccessGapByNodeMs=%s durationMs=%d%s%s failureSamples=%s",
+                            + "maxNoSuccessGapByNodeMs=%s duplicateCauses=%s durationMs=%d%s%s failureSamples=%s",
                     label,
                     nodes,
                     sent(),
@@ -213,6 +219,7 @@ public final class LoadChecker implements AutoCloseable {
                     failuresByNode,
                     failureKinds,
                     maxGapByNodeMs,
+                    duplicateCauses,
                     durationMs,
                     lostSample.isEmpty() ? "" : " lostSample=" + lostSample,
                     violationSample.isEmpty() ? "" : " violations=" + violationSample,
@@ -810,9 +817,50 @@ public final class LoadChecker implements AutoCloseable {
                 kinds,
                 new TreeMap<>(failureSamples),
                 gapByNode,
+                duplicateCauses(violations),
                 lostSample,
                 violations.stream().limit(20).toList(),
                 (sendsDoneMs < 0 ? now() : sendsDoneMs) - loadStartMs);
+    }
+
+    /**
+     * Why each delivery after a message's first happened, counted by queue and cause: {@code resent} (a
+     * send the client retried stored the body again, under another SQS message id),
+     * {@code undeleted} (an earlier delivery of the same SQS message was never acknowledged as
+     * deleted: its delete failed or was not sent, so the message came back after its visibility
+     * timeout), {@code heldTooLong} (every earlier delivery's delete was acknowledged, one of them
+     * only after this delivery started: the consumer held it past its visibility timeout), and
+     * {@code afterDelete} (every earlier delivery's delete was acknowledged before this one
+     * started; {@link #deletedCameBack} judges those).
+     */
+    private Map<String, Long> duplicateCauses(List<String> out) {
+        Map<String, Long> causes = new TreeMap<>();
+        for (Map.Entry<String, List<Delivery>> e : deliveries.entrySet()) {
+            String queue = e.getKey().startsWith("s") ? "standard:" : "fifo:";
+            List<Delivery> ds = new ArrayList<>(e.getValue());
+            ds.sort(Comparator.comparingLong((Delivery d) -> d.startMs).thenComparingInt(d -> d.index));
+            for (int i = 1; i < ds.size(); i++) {
+                Delivery later = ds.get(i);
+                List<Delivery> same = ds.subList(0, i).stream()
+                        .filter(d -> d.messageId.equals(later.messageId))
+                        .toList();
+                String cause;
+                if (same.isEmpty()) {
+                    cause = "resent";
+                } else if (same.stream().anyMatch(d -> d.deleteAckMs < 0)) {
+                    cause = "undeleted";
+                } else if (same.stream().anyMatch(d -> d.deleteAckMs > later.startMs)) {
+                    cause = "heldTooLong";
+                } else {
+                    cause = "afterDelete";
+                }
+                causes.merge(queue + cause, 1L, Long::sum);
+                if (cause.equals("resent") && queue.equals("fifo:")) {
+                    out.add("FIFO body stored twice: " + ds.get(0) + " then " + later);
+                }
+            }
+        }
+        return causes;
     }
 
     /** Per group, ordered by when the client got them: a first delivery of a lower sequence after a higher one. */

@@ -169,6 +169,10 @@ class NodeLossIT {
                             0,
                             report.fifoDeletedCameBack(),
                             "deleted FIFO messages came back: " + report.violationSample()),
+                    () -> assertEquals(
+                            0,
+                            report.fifoStoredTwice(),
+                            "FIFO sends retried by the client and stored twice: " + report.violationSample()),
                     () -> assertTrue(
                             report.acked() > 0
                                     && report.stdAcked() == report.stdSent()
