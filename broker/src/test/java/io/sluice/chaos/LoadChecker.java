@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -63,7 +64,7 @@ import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
  * was delivered and nothing came for a few seconds.
  *
  * <p>The {@link Report}: sent, acked, received (distinct), lost (acked, never received: must be
- * 0), duplicates, FIFO order violations (per group, first deliveries going backwards), deleted
+ * 0), duplicates and their {@link DuplicateCause}s, FIFO order violations (per group, first deliveries going backwards), deleted
  * messages that came back, the longest time during which no request succeeded, the longest gap
  * between two acknowledged sends of one FIFO group, client-visible failures and SDK retries.
  */
@@ -152,7 +153,8 @@ public final class LoadChecker implements AutoCloseable {
             Map<String, Long> failureKinds,
             Map<String, String> failureSamples,
             Map<String, Long> maxGapByNodeMs,
-            Map<String, Long> duplicateCauses,
+            Map<DuplicateCause, Long> stdDuplicateCauses,
+            Map<DuplicateCause, Long> fifoDuplicateCauses,
             List<String> lostSample,
             List<String> violationSample,
             long durationMs) {
@@ -179,7 +181,7 @@ public final class LoadChecker implements AutoCloseable {
 
         /** FIFO bodies delivered under two message ids: a send the client retried that deduplication did not catch. */
         public long fifoStoredTwice() {
-            return duplicateCauses.getOrDefault("fifo:resent", 0L);
+            return fifoDuplicateCauses.getOrDefault(DuplicateCause.RESENT, 0L);
         }
 
         @Override
@@ -189,7 +191,8 @@ public final class LoadChecker implements AutoCloseable {
                             + "received=%d lost=%d dup=%d deletedCameBack=%d | fifo sent=%d acked=%d received=%d lost=%d "
                             + "dup=%d orderViolations=%d deletedCameBack=%d | unackedReceived=%d maxNoSuccessGapMs=%d "
                             + "(from %d) maxFifoGroupAckGapMs=%d clientFailures=%d sdkRetries=%d failuresByNode=%s failureKinds=%s "
-                            + "maxNoSuccessGapByNodeMs=%s duplicateCauses=%s durationMs=%d%s%s failureSamples=%s",
+                            + "maxNoSuccessGapByNodeMs=%s duplicateCauses={standard=%s, fifo=%s} durationMs=%d%s%s "
+                            + "failureSamples=%s",
                     label,
                     nodes,
                     sent(),
@@ -219,7 +222,8 @@ public final class LoadChecker implements AutoCloseable {
                     failuresByNode,
                     failureKinds,
                     maxGapByNodeMs,
-                    duplicateCauses,
+                    stdDuplicateCauses,
+                    fifoDuplicateCauses,
                     durationMs,
                     lostSample.isEmpty() ? "" : " lostSample=" + lostSample,
                     violationSample.isEmpty() ? "" : " violations=" + violationSample,
@@ -817,26 +821,42 @@ public final class LoadChecker implements AutoCloseable {
                 kinds,
                 new TreeMap<>(failureSamples),
                 gapByNode,
-                duplicateCauses(violations),
+                duplicateCauses(true, violations),
+                duplicateCauses(false, violations),
                 lostSample,
                 violations.stream().limit(20).toList(),
                 (sendsDoneMs < 0 ? now() : sendsDoneMs) - loadStartMs);
     }
 
+    /** Why a message was delivered again, as {@link #duplicateCauses} judges it. */
+    public enum DuplicateCause {
+        /** A send the client retried stored the body again, under another SQS message id. */
+        RESENT,
+        /**
+         * An earlier delivery of the same SQS message was never acknowledged as deleted (its delete
+         * failed or was not sent), so the message came back after its visibility timeout.
+         */
+        UNDELETED,
+        /**
+         * Every earlier delivery's delete was acknowledged, one of them only after this delivery
+         * started: the consumer held it past its visibility timeout.
+         */
+        HELD_TOO_LONG,
+        /** Every earlier delivery's delete was acknowledged before this one started; {@link #deletedCameBack} judges those. */
+        AFTER_DELETE
+    }
+
     /**
-     * Why each delivery after a message's first happened, counted by queue and cause: {@code resent} (a
-     * send the client retried stored the body again, under another SQS message id),
-     * {@code undeleted} (an earlier delivery of the same SQS message was never acknowledged as
-     * deleted: its delete failed or was not sent, so the message came back after its visibility
-     * timeout), {@code heldTooLong} (every earlier delivery's delete was acknowledged, one of them
-     * only after this delivery started: the consumer held it past its visibility timeout), and
-     * {@code afterDelete} (every earlier delivery's delete was acknowledged before this one
-     * started; {@link #deletedCameBack} judges those).
+     * Each delivery after a message's first on the standard or the FIFO queue, counted by its
+     * {@link DuplicateCause}. A FIFO body stored twice also goes to {@code out}: deduplication must
+     * have answered the retry with the first message's id.
      */
-    private Map<String, Long> duplicateCauses(List<String> out) {
-        Map<String, Long> causes = new TreeMap<>();
+    private Map<DuplicateCause, Long> duplicateCauses(boolean standard, List<String> out) {
+        Map<DuplicateCause, Long> causes = new EnumMap<>(DuplicateCause.class);
         for (Map.Entry<String, List<Delivery>> e : deliveries.entrySet()) {
-            String queue = e.getKey().startsWith("s") ? "standard:" : "fifo:";
+            if (e.getKey().startsWith("s") != standard) {
+                continue;
+            }
             List<Delivery> ds = new ArrayList<>(e.getValue());
             ds.sort(Comparator.comparingLong((Delivery d) -> d.startMs).thenComparingInt(d -> d.index));
             for (int i = 1; i < ds.size(); i++) {
@@ -844,20 +864,20 @@ public final class LoadChecker implements AutoCloseable {
                 List<Delivery> same = ds.subList(0, i).stream()
                         .filter(d -> d.messageId.equals(later.messageId))
                         .toList();
-                String cause;
+                DuplicateCause cause;
                 if (same.isEmpty()) {
-                    cause = "resent";
+                    cause = DuplicateCause.RESENT;
+                    if (!standard) {
+                        out.add("FIFO body stored twice: " + ds.get(0) + " then " + later);
+                    }
                 } else if (same.stream().anyMatch(d -> d.deleteAckMs < 0)) {
-                    cause = "undeleted";
+                    cause = DuplicateCause.UNDELETED;
                 } else if (same.stream().anyMatch(d -> d.deleteAckMs > later.startMs)) {
-                    cause = "heldTooLong";
+                    cause = DuplicateCause.HELD_TOO_LONG;
                 } else {
-                    cause = "afterDelete";
+                    cause = DuplicateCause.AFTER_DELETE;
                 }
-                causes.merge(queue + cause, 1L, Long::sum);
-                if (cause.equals("resent") && queue.equals("fifo:")) {
-                    out.add("FIFO body stored twice: " + ds.get(0) + " then " + later);
-                }
+                causes.merge(cause, 1L, Long::sum);
             }
         }
         return causes;
