@@ -1,16 +1,20 @@
 package io.sluice.cluster;
 
+import com.hazelcast.splitbrainprotection.SplitBrainProtectionException;
 import io.sluice.cluster.store.CommitOperation;
 import io.sluice.cluster.store.PartitionDelta;
 import io.sluice.cluster.store.PartitionStore;
 import io.sluice.partition.PartitionMoved;
 import io.sluice.queue.CommitPort;
+import io.sluice.queue.ErrorCode;
 import io.sluice.queue.PartitionChange;
 import io.sluice.queue.PartitionKey;
 import io.sluice.queue.PartitionSnapshot;
+import io.sluice.queue.SqsException;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -27,6 +31,10 @@ import java.util.function.Supplier;
  * configures no response threads; a load's records are only ever answered to the local member, by
  * its partition thread): callers hop to their own thread themselves. No callback here runs on
  * Hazelcast's default executor, which on a 2-core machine starts a thread per callback.
+ *
+ * <p>A node that sees fewer members than the split-brain protection asks for may neither read nor
+ * write partition state: its loads and commits fail with a retryable ServiceUnavailable, which
+ * the client is told as it is (not an internal error) and which is not logged per request.
  */
 public final class HazelcastCommitPort implements CommitPort {
     private static final CompletionStage<Void> DONE = CompletableFuture.completedFuture(null);
@@ -60,7 +68,7 @@ public final class HazelcastCommitPort implements CommitPort {
                 .whenCompleteAsync(
                         (accepted, err) -> {
                             if (err != null) {
-                                done.completeExceptionally(err);
+                                done.completeExceptionally(translated(err));
                             } else if (!Boolean.TRUE.equals(accepted)) {
                                 // The partition changed owner before the commit reached it: refused, so
                                 // nothing of it was written, and its requests may run at the new owner.
@@ -75,13 +83,33 @@ public final class HazelcastCommitPort implements CommitPort {
 
     @Override
     public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
-        return store.read(
+        CompletableFuture<PartitionSnapshot> loaded = new CompletableFuture<>();
+        store.read(
                         localMember.get(),
                         new PartitionKey(queueName, partition),
                         ownership.partitionId(queueName, partition),
                         0)
-                .thenCompose(snapshot -> snapshot != null
-                        ? CompletableFuture.completedFuture(snapshot)
-                        : CompletableFuture.failedFuture(new PartitionMoved(queueName, partition)));
+                .whenCompleteAsync(
+                        (snapshot, err) -> {
+                            if (err != null) {
+                                loaded.completeExceptionally(translated(err));
+                            } else if (snapshot == null) {
+                                loaded.completeExceptionally(new PartitionMoved(queueName, partition));
+                            } else {
+                                loaded.complete(snapshot);
+                            }
+                        },
+                        DIRECT);
+        return loaded;
+    }
+
+    /** A refusal of the split-brain protection as what the client is told; any other failure as it is. */
+    static Throwable translated(Throwable err) {
+        Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
+        return cause instanceof SplitBrainProtectionException
+                ? new SqsException(
+                        ErrorCode.SERVICE_UNAVAILABLE,
+                        "This node reaches too few of its cluster's nodes to read or write messages; try another node.")
+                : err;
     }
 }

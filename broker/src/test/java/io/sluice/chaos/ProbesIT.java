@@ -3,6 +3,7 @@ package io.sluice.chaos;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.URI;
@@ -10,19 +11,22 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.SqsException;
 
 /**
  * The Kubernetes probes of real nodes (separate JVMs) as the cluster changes. Two nodes under
  * cluster-config/local.yaml (split-brain protection, minimum cluster size 2): both live and
  * ready. One is killed (kill -9): the survivor takes its partitions over but may not read their
  * backups alone, so it stays live and turns not ready (Kubernetes keeps it running and sends it
- * no clients) until a new node joins; then it is ready again.
+ * no clients) until a new node joins; then it is ready again. A client that sends to it anyway is
+ * refused with SQS's retryable ServiceUnavailable (503), never an internal error.
  */
 class ProbesIT {
     private static final HttpClient HTTP =
@@ -89,6 +93,24 @@ class ProbesIT {
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> status(survivor, "/health/ready") == 503 && status(survivor, "/health/live") == 200);
         assertEquals(503, status(survivor, "/health"), "/health is readiness");
+        // Asked anyway (a client that ignores readiness), it refuses every send, each in SQS's words.
+        List<String> answers = new ArrayList<>();
+        try (SqsClient sqs = Chaos.client(survivor.endpoint(), Duration.ofSeconds(30))) {
+            for (int q = 0; q < 4; q++) {
+                String url = Chaos.url(survivor.endpoint(), "probes-" + q);
+                for (int i = 0; i < 4; i++) {
+                    try {
+                        sqs.sendMessage(r -> r.queueUrl(url).messageBody("refused"));
+                        answers.add("200");
+                    } catch (SqsException e) {
+                        answers.add(e.statusCode() + " " + e.awsErrorDetails().errorCode());
+                    }
+                }
+            }
+        }
+        assertTrue(
+                answers.stream().allMatch(a -> a.equals("503 ServiceUnavailable")),
+                "sends through the node alone: " + answers);
 
         ClusterProcess joined = cluster.start(1).get(0);
         await("the survivor ready again")
