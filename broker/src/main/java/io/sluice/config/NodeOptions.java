@@ -130,8 +130,8 @@ public final class NodeOptions {
             defaultValue = "true",
             arity = "1",
             description = "Serve HTTP and the event bus on Linux's epoll instead of Java NIO where the jar's native"
-                    + " library loads (Linux on x86_64 or aarch64; elsewhere NIO regardless): a tenth less CPU per"
-                    + " request (env SLUICE_NATIVE_TRANSPORT). Default: ${DEFAULT-VALUE}.")
+                    + " library loads (Linux on x86_64 or aarch64; elsewhere NIO regardless): about a tenth less CPU"
+                    + " per SendMessage on one node (env SLUICE_NATIVE_TRANSPORT). Default: ${DEFAULT-VALUE}.")
     boolean nativeTransport;
 
     @Option(
