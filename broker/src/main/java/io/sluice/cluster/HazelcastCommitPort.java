@@ -1,20 +1,16 @@
 package io.sluice.cluster;
 
-import com.hazelcast.splitbrainprotection.SplitBrainProtectionException;
 import io.sluice.cluster.store.CommitOperation;
 import io.sluice.cluster.store.PartitionDelta;
 import io.sluice.cluster.store.PartitionStore;
 import io.sluice.partition.PartitionMoved;
 import io.sluice.queue.CommitPort;
-import io.sluice.queue.ErrorCode;
 import io.sluice.queue.PartitionChange;
 import io.sluice.queue.PartitionKey;
 import io.sluice.queue.PartitionSnapshot;
-import io.sluice.queue.SqsException;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -105,11 +101,6 @@ public final class HazelcastCommitPort implements CommitPort {
 
     /** A refusal of the split-brain protection as what the client is told; any other failure as it is. */
     static Throwable translated(Throwable err) {
-        Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
-        return cause instanceof SplitBrainProtectionException
-                ? new SqsException(
-                        ErrorCode.SERVICE_UNAVAILABLE,
-                        "This node reaches too few of its cluster's nodes to read or write messages; try another node.")
-                : err;
+        return MinorityRefusal.translated(err, "read or write messages");
     }
 }

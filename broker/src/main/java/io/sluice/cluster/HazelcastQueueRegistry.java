@@ -5,6 +5,7 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.map.listener.EntryAddedListener;
 import com.hazelcast.map.listener.EntryRemovedListener;
 import com.hazelcast.map.listener.EntryUpdatedListener;
+import com.hazelcast.splitbrainprotection.SplitBrainProtectionException;
 import io.sluice.queue.Clock;
 import io.sluice.queue.ErrorCode;
 import io.sluice.queue.QueueAttributes;
@@ -19,6 +20,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -127,29 +129,26 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
 
     @Override
     public CompletionStage<QueueMeta> create(QueueMeta proposed) {
-        return CompletableFuture.supplyAsync(
-                () -> {
-                    Long deletedAt = deleted.get(proposed.name());
-                    if (deletedAt != null && clock.millis() - deletedAt < DELETED_NAME_COOLDOWN_MILLIS) {
-                        throw new SqsException(
-                                ErrorCode.QUEUE_DELETED_RECENTLY,
-                                "You must wait 60 seconds after deleting a queue before you can create another with the same name.");
-                    }
-                    QueueMeta existing = queues.putIfAbsent(proposed.name(), proposed);
-                    if (existing == null) {
-                        cache.put(proposed.name(), proposed);
-                        return proposed;
-                    }
-                    String differing = QueueAttributes.firstDifference(existing, proposed);
-                    if (differing != null) {
-                        throw new SqsException(
-                                ErrorCode.QUEUE_ALREADY_EXISTS,
-                                "A queue already exists with the same name and a different value for attribute "
-                                        + differing);
-                    }
-                    return existing;
-                },
-                blocking);
+        return write(() -> {
+            Long deletedAt = deleted.get(proposed.name());
+            if (deletedAt != null && clock.millis() - deletedAt < DELETED_NAME_COOLDOWN_MILLIS) {
+                throw new SqsException(
+                        ErrorCode.QUEUE_DELETED_RECENTLY,
+                        "You must wait 60 seconds after deleting a queue before you can create another with the same name.");
+            }
+            QueueMeta existing = queues.putIfAbsent(proposed.name(), proposed);
+            if (existing == null) {
+                cache.put(proposed.name(), proposed);
+                return proposed;
+            }
+            String differing = QueueAttributes.firstDifference(existing, proposed);
+            if (differing != null) {
+                throw new SqsException(
+                        ErrorCode.QUEUE_ALREADY_EXISTS,
+                        "A queue already exists with the same name and a different value for attribute " + differing);
+            }
+            return existing;
+        });
     }
 
     /**
@@ -160,26 +159,24 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
      */
     @Override
     public CompletionStage<QueueMeta> update(String name, UnaryOperator<QueueMeta> change) {
-        return CompletableFuture.supplyAsync(
-                () -> {
-                    if (!tryLock(name)) {
-                        throw new SqsException(
-                                ErrorCode.SERVICE_UNAVAILABLE, "The queue is being changed concurrently; try again.");
-                    }
-                    try {
-                        QueueMeta old = queues.get(name);
-                        if (old == null) {
-                            throw QueueRegistry.doesNotExist();
-                        }
-                        QueueMeta updated = change.apply(old);
-                        queues.set(name, updated);
-                        cache.put(name, updated);
-                        return updated;
-                    } finally {
-                        queues.unlock(name);
-                    }
-                },
-                blocking);
+        return write(() -> {
+            if (!tryLock(name)) {
+                throw new SqsException(
+                        ErrorCode.SERVICE_UNAVAILABLE, "The queue is being changed concurrently; try again.");
+            }
+            try {
+                QueueMeta old = queues.get(name);
+                if (old == null) {
+                    throw QueueRegistry.doesNotExist();
+                }
+                QueueMeta updated = change.apply(old);
+                queues.set(name, updated);
+                cache.put(name, updated);
+                return updated;
+            } finally {
+                queues.unlock(name);
+            }
+        });
     }
 
     private boolean tryLock(String name) {
@@ -193,14 +190,28 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
 
     @Override
     public CompletionStage<Void> delete(String name) {
+        return write(() -> {
+            if (queues.remove(name) == null) {
+                throw QueueRegistry.doesNotExist();
+            }
+            cache.remove(name);
+            deleted.put(name, clock.millis(), DELETED_NAME_COOLDOWN_MILLIS, TimeUnit.MILLISECONDS);
+            return null;
+        });
+    }
+
+    /**
+     * Runs a change on the worker. A node without its cluster's majority may not change the maps
+     * (HazelcastSetup's split-brain protection for writes): the client is told ServiceUnavailable.
+     */
+    private <T> CompletionStage<T> write(Supplier<T> change) {
         return CompletableFuture.supplyAsync(
                 () -> {
-                    if (queues.remove(name) == null) {
-                        throw QueueRegistry.doesNotExist();
+                    try {
+                        return change.get();
+                    } catch (SplitBrainProtectionException e) {
+                        throw MinorityRefusal.unavailable("change its queues");
                     }
-                    cache.remove(name);
-                    deleted.put(name, clock.millis(), DELETED_NAME_COOLDOWN_MILLIS, TimeUnit.MILLISECONDS);
-                    return null;
                 },
                 blocking);
     }

@@ -4,9 +4,12 @@ import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MultiMapConfig;
+import com.hazelcast.config.SplitBrainProtectionConfig;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
 import io.sluice.cluster.store.PartitionStore;
 import io.sluice.config.ClusterSettings;
+import java.util.List;
 import java.util.logging.Logger;
 
 /**
@@ -21,6 +24,13 @@ public final class HazelcastSetup {
      * configuration defines it (the files in cluster-config/ do: a majority of the cluster).
      */
     public static final String SPLIT_BRAIN_PROTECTION = "sluice-majority";
+
+    /**
+     * The same majority as {@link #SPLIT_BRAIN_PROTECTION}, required of writes only: the maps of
+     * queues, deleted names and move tasks take changes only where the messages can be written, and
+     * stay readable on a minority side (a queue's URL and attributes, which SQS lets lag).
+     */
+    static final String MAJORITY_FOR_WRITES = "sluice-majority-writes";
 
     public static final String QUEUES_MAP = "sluice.queues";
     /** The Vert.x cluster manager's event-bus consumers: address to the nodes that consume it. */
@@ -108,11 +118,21 @@ public final class HazelcastSetup {
         c.getMemberAttributeConfig().setAttribute(HazelcastOwnership.BUNDLES_ATTRIBUTE, "1");
         // Every queue partition's records, in the partition store service: one operation per commit.
         PartitionStore.register(c, settings.backupCount(), SPLIT_BRAIN_PROTECTION);
-        if (c.getMapConfigOrNull(QUEUES_MAP) == null) {
-            c.addMapConfig(new MapConfig(QUEUES_MAP).setBackupCount(Math.max(1, settings.backupCount())));
-        }
-        if (c.getMapConfigOrNull(MOVE_TASKS_MAP) == null) {
-            c.addMapConfig(new MapConfig(MOVE_TASKS_MAP).setBackupCount(Math.max(1, settings.backupCount())));
+        String writesNeed = majorityForWrites(c);
+        for (String name : List.of(QUEUES_MAP, DELETED_QUEUES_MAP, MOVE_TASKS_MAP)) {
+            MapConfig map = c.getMapConfigOrNull(name);
+            if (map == null) {
+                map = new MapConfig(name).setBackupCount(Math.max(1, settings.backupCount()));
+                c.addMapConfig(map);
+            } else if (!map.getName().equals(name)) {
+                // Found by a wildcard of the file: changed in a copy of its own, not for every map it covers.
+                map = new MapConfig(map).setName(name);
+                c.addMapConfig(map);
+            }
+            // The file's own choice, if it makes one, stands.
+            if (map.getSplitBrainProtectionName() == null) {
+                map.setSplitBrainProtectionName(writesNeed);
+            }
         }
         MoveTaskStore.register(c.getSerializationConfig().getCompactSerializationConfig());
         // Forwarded requests and replies, and queue metadata in the registry's map.
@@ -133,6 +153,25 @@ public final class HazelcastSetup {
             c.addMapConfig(new MapConfig(VERTX_NODES_MAP).setBackupCount(0).setAsyncBackupCount(1));
         }
         return c;
+    }
+
+    /**
+     * Adds {@link #MAJORITY_FOR_WRITES}, a copy of {@link #SPLIT_BRAIN_PROTECTION} that guards writes
+     * only, when the configuration enables the latter (the files in cluster-config/ do): its minimum
+     * cluster size and function class, not a function instance (those keep per-member state).
+     *
+     * @return its name, or null when there is no majority to require (a node alone, or a file without one)
+     */
+    private static String majorityForWrites(Config c) {
+        SplitBrainProtectionConfig majority = c.getSplitBrainProtectionConfigs().get(SPLIT_BRAIN_PROTECTION);
+        if (majority == null || !majority.isEnabled()) {
+            return null;
+        }
+        c.addSplitBrainProtectionConfig(
+                new SplitBrainProtectionConfig(MAJORITY_FOR_WRITES, true, majority.getMinimumClusterSize())
+                        .setProtectOn(SplitBrainProtectionOn.WRITE)
+                        .setFunctionClassName(majority.getFunctionClassName()));
+        return MAJORITY_FOR_WRITES;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.sluice.chaos;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -111,6 +113,23 @@ class ProbesIT {
         assertTrue(
                 answers.stream().allMatch(a -> a.equals("503 ServiceUnavailable")),
                 "sends through the node alone: " + answers);
+        // Nor does it change queues (the other side may be the majority), though it still finds them.
+        try (SqsClient sqs = Chaos.client(survivor.endpoint(), Duration.ofSeconds(30))) {
+            assertTrue(sqs.getQueueUrl(r -> r.queueName("probes-0")).queueUrl().endsWith("/probes-0"));
+            SqsException created =
+                    assertThrows(SqsException.class, () -> sqs.createQueue(r -> r.queueName("probes-minority")));
+            SqsException changed = assertThrows(
+                    SqsException.class,
+                    () -> sqs.setQueueAttributes(r -> r.queueUrl(Chaos.url(survivor.endpoint(), "probes-1"))
+                            .attributesWithStrings(Map.of("VisibilityTimeout", "40"))));
+            assertAll(
+                    () -> assertEquals(503, created.statusCode()),
+                    () -> assertEquals(
+                            "ServiceUnavailable", created.awsErrorDetails().errorCode()),
+                    () -> assertEquals(503, changed.statusCode()),
+                    () -> assertEquals(
+                            "ServiceUnavailable", changed.awsErrorDetails().errorCode()));
+        }
 
         ClusterProcess joined = cluster.start(1).get(0);
         await("the survivor ready again")

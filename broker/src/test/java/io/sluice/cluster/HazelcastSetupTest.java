@@ -3,18 +3,32 @@ package io.sluice.cluster;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hazelcast.config.Config;
+import com.hazelcast.config.SplitBrainProtectionConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
 import io.sluice.config.ClusterSettings;
+import io.sluice.queue.Clock;
+import io.sluice.queue.ErrorCode;
+import io.sluice.queue.QueueMeta;
+import io.sluice.queue.SqsException;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /** What a node's Hazelcast configuration turns off when it runs alone, and keeps when it does not. */
@@ -127,5 +141,50 @@ class HazelcastSetupTest {
                 1, c.getMultiMapConfig(HazelcastSetup.VERTX_SUBSCRIPTIONS_MAP).getAsyncBackupCount());
         assertEquals(0, c.getMapConfig(HazelcastSetup.VERTX_NODES_MAP).getBackupCount());
         assertEquals(1, c.getMapConfig(HazelcastSetup.VERTX_NODES_MAP).getAsyncBackupCount());
+    }
+
+    @Test
+    void theQueueMapsNeedTheMajorityForWritesOnlyWhereTheFileAsksForOne() {
+        Config alone = HazelcastSetup.config(new ClusterSettings(null, "127.0.0.1", 0, 1));
+        Config member = configOf(shippedFile());
+        for (String map :
+                List.of(HazelcastSetup.QUEUES_MAP, HazelcastSetup.DELETED_QUEUES_MAP, HazelcastSetup.MOVE_TASKS_MAP)) {
+            assertNull(alone.getMapConfig(map).getSplitBrainProtectionName(), map);
+            assertEquals(
+                    HazelcastSetup.MAJORITY_FOR_WRITES, member.getMapConfig(map).getSplitBrainProtectionName(), map);
+        }
+        SplitBrainProtectionConfig writes = member.getSplitBrainProtectionConfig(HazelcastSetup.MAJORITY_FOR_WRITES);
+        assertEquals(SplitBrainProtectionOn.WRITE, writes.getProtectOn());
+        assertEquals(
+                member.getSplitBrainProtectionConfig(HazelcastSetup.SPLIT_BRAIN_PROTECTION)
+                        .getMinimumClusterSize(),
+                writes.getMinimumClusterSize());
+    }
+
+    @Test
+    void aMemberWithoutItsMajorityRefusesQueueChangesAsServiceUnavailableAndStillReadsThem() {
+        // The shipped files ask for two members; this one is alone.
+        HazelcastInstance lone = Hazelcast.newHazelcastInstance(configOf(shippedFile()));
+        ExecutorService blocking = Executors.newSingleThreadExecutor();
+        try {
+            HazelcastQueueRegistry registry = new HazelcastQueueRegistry(
+                    lone.getMap(HazelcastSetup.QUEUES_MAP),
+                    lone.getMap(HazelcastSetup.DELETED_QUEUES_MAP),
+                    Clock.SYSTEM,
+                    blocking,
+                    name -> {});
+            CompletionException refused = assertThrows(
+                    CompletionException.class,
+                    () -> registry.create(new QueueMeta("q", false, 2, 0, 0, Map.of(), Map.of(), 0))
+                            .toCompletableFuture()
+                            .join());
+            SqsException answer = assertInstanceOf(SqsException.class, refused.getCause());
+            assertEquals(ErrorCode.SERVICE_UNAVAILABLE, answer.code());
+            assertNull(lone.getMap(HazelcastSetup.QUEUES_MAP).get("q"), "reads are allowed");
+            assertTrue(registry.list("").isEmpty());
+        } finally {
+            blocking.shutdownNow();
+            lone.shutdown();
+        }
     }
 }
