@@ -8,7 +8,6 @@ import com.hazelcast.map.listener.EntryUpdatedListener;
 import com.hazelcast.splitbrainprotection.SplitBrainProtectionException;
 import io.sluice.queue.Clock;
 import io.sluice.queue.ErrorCode;
-import io.sluice.queue.QueueAttributes;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
 import io.sluice.queue.SqsException;
@@ -132,22 +131,14 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
         return write(() -> {
             Long deletedAt = deleted.get(proposed.name());
             if (deletedAt != null && clock.millis() - deletedAt < DELETED_NAME_COOLDOWN_MILLIS) {
-                throw new SqsException(
-                        ErrorCode.QUEUE_DELETED_RECENTLY,
-                        "You must wait 60 seconds after deleting a queue before you can create another with the same name.");
+                throw QueueRegistry.deletedRecently();
             }
             QueueMeta existing = queues.putIfAbsent(proposed.name(), proposed);
             if (existing == null) {
                 cache.put(proposed.name(), proposed);
                 return proposed;
             }
-            String differing = QueueAttributes.firstDifference(existing, proposed);
-            if (differing != null) {
-                throw new SqsException(
-                        ErrorCode.QUEUE_ALREADY_EXISTS,
-                        "A queue already exists with the same name and a different value for attribute " + differing);
-            }
-            return existing;
+            return QueueRegistry.existingIfSame(existing, proposed);
         });
     }
 

@@ -53,23 +53,12 @@ public final class InMemoryQueueRegistry implements QueueRegistry {
         Long deleted = deletedAt.get(proposed.name());
         if (deleted != null) {
             if (clock.millis() - deleted < DELETED_NAME_COOLDOWN_MILLIS) {
-                throw new SqsException(
-                        ErrorCode.QUEUE_DELETED_RECENTLY,
-                        "You must wait 60 seconds after deleting a queue before you can create another with the same name.");
+                throw QueueRegistry.deletedRecently();
             }
             deletedAt.remove(proposed.name(), deleted);
         }
         QueueMeta existing = queues.putIfAbsent(proposed.name(), proposed);
-        if (existing == null) {
-            return proposed;
-        }
-        String differing = QueueAttributes.firstDifference(existing, proposed);
-        if (differing != null) {
-            throw new SqsException(
-                    ErrorCode.QUEUE_ALREADY_EXISTS,
-                    "A queue already exists with the same name and a different value for attribute " + differing);
-        }
-        return existing;
+        return existing == null ? proposed : QueueRegistry.existingIfSame(existing, proposed);
     }
 
     private QueueMeta updateNow(String name, UnaryOperator<QueueMeta> change) {

@@ -46,6 +46,29 @@ public interface QueueRegistry {
     /** Queues whose names start with the prefix, in name order. */
     List<QueueMeta> list(String prefix);
 
+    /** QueueDeletedRecently: a queue of this name was deleted less than {@link #DELETED_NAME_COOLDOWN_MILLIS} ago. */
+    static SqsException deletedRecently() {
+        return new SqsException(
+                ErrorCode.QUEUE_DELETED_RECENTLY,
+                "You must wait 60 seconds after deleting a queue before you can create another with the same name.");
+    }
+
+    /**
+     * What CreateQueue answers when a queue of the proposed name exists: that queue when their
+     * attributes agree.
+     *
+     * @throws SqsException QueueAlreadyExists, naming the first attribute that differs
+     */
+    static QueueMeta existingIfSame(QueueMeta existing, QueueMeta proposed) {
+        String differing = QueueAttributes.firstDifference(existing, proposed);
+        if (differing != null) {
+            throw new SqsException(
+                    ErrorCode.QUEUE_ALREADY_EXISTS,
+                    "A queue already exists with the same name and a different value for attribute " + differing);
+        }
+        return existing;
+    }
+
     /** QueueDoesNotExist, as the cluster's registry itself answers it. */
     static SqsException doesNotExist() {
         return new SqsException(ErrorCode.QUEUE_DOES_NOT_EXIST, "The specified queue does not exist.");
