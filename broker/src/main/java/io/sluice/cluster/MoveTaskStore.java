@@ -42,6 +42,15 @@ public final class MoveTaskStore {
         sources.addAll(map.keySet());
     }
 
+    /**
+     * A failure of one of this store's calls as the client is told it: a refusal of a node without
+     * its cluster's majority as ServiceUnavailable (HazelcastSetup protects the map's writes); any
+     * other failure as it is.
+     */
+    public static Throwable translated(Throwable err) {
+        return MinorityRefusal.translated(err, "change message move tasks");
+    }
+
     /** A source's recent tasks, newest first, at most {@link #KEPT_PER_SOURCE}. */
     public record SourceTasks(List<MoveTask> newestFirst) {
         public SourceTasks {

@@ -237,9 +237,12 @@ final class MessageMoveTasks {
                 "The resource that you specified for the TaskHandle parameter does not exist.");
     }
 
-    /** A store that did not answer (members leaving, partitions moving) is a retryable error, not an internal one. */
+    /**
+     * A store that did not answer (members leaving, partitions moving) or refused (this node without
+     * its cluster's majority) is a retryable error, not an internal one.
+     */
     private static <T> Future<T> unavailable(Throwable err) {
-        Throwable t = Broker.unwrap(err);
+        Throwable t = MoveTaskStore.translated(Broker.unwrap(err));
         if (t instanceof SqsException) {
             return Future.failedFuture(t);
         }

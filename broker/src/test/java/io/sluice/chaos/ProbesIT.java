@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 import software.amazon.awssdk.services.sqs.model.SqsException;
 
 /**
@@ -70,12 +71,21 @@ class ProbesIT {
         ClusterProcess survivor = started.get(0);
         ClusterProcess victim = started.get(1);
         // 4 queues x 8 partitions: the victim owns some of them (none of 32: about 2^-32).
+        String dlqArn;
         try (SqsClient sqs = Chaos.client(survivor.endpoint(), Duration.ofSeconds(30))) {
             for (int q = 0; q < 4; q++) {
                 String name = "probes-" + q;
                 String url = sqs.createQueue(r -> r.queueName(name)).queueUrl();
                 sqs.sendMessage(r -> r.queueUrl(url).messageBody("kept"));
             }
+            // A dead-letter queue, whose messages a move task could send back.
+            String dlq = sqs.createQueue(r -> r.queueName("probes-dlq")).queueUrl();
+            dlqArn = sqs.getQueueAttributes(r -> r.queueUrl(dlq).attributeNames(QueueAttributeName.QUEUE_ARN))
+                    .attributes()
+                    .get(QueueAttributeName.QUEUE_ARN);
+            sqs.createQueue(r -> r.queueName("probes-src")
+                    .attributesWithStrings(Map.of(
+                            "RedrivePolicy", "{\"deadLetterTargetArn\":\"" + dlqArn + "\",\"maxReceiveCount\":1}")));
         }
         await("both nodes live and ready")
                 .atMost(Duration.ofSeconds(30))
@@ -113,7 +123,7 @@ class ProbesIT {
         assertTrue(
                 answers.stream().allMatch(a -> a.equals("503 ServiceUnavailable")),
                 "sends through the node alone: " + answers);
-        // Nor does it change queues (the other side may be the majority), though it still finds them.
+        // Nor does it change queues or move tasks (the other side may be the majority), though it still finds them.
         try (SqsClient sqs = Chaos.client(survivor.endpoint(), Duration.ofSeconds(30))) {
             assertTrue(sqs.getQueueUrl(r -> r.queueName("probes-0")).queueUrl().endsWith("/probes-0"));
             SqsException created =
@@ -122,7 +132,13 @@ class ProbesIT {
                     SqsException.class,
                     () -> sqs.setQueueAttributes(r -> r.queueUrl(Chaos.url(survivor.endpoint(), "probes-1"))
                             .attributesWithStrings(Map.of("VisibilityTimeout", "40"))));
+            SqsException moved =
+                    assertThrows(SqsException.class, () -> sqs.startMessageMoveTask(r -> r.sourceArn(dlqArn)));
             assertAll(
+                    () -> assertEquals(503, moved.statusCode()),
+                    () -> assertEquals(
+                            "ServiceUnavailable", moved.awsErrorDetails().errorCode()),
+                    () -> assertTrue(moved.getMessage().contains("too few of its cluster's nodes"), moved.getMessage()),
                     () -> assertEquals(503, created.statusCode()),
                     () -> assertEquals(
                             "ServiceUnavailable", created.awsErrorDetails().errorCode()),
