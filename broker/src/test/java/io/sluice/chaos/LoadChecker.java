@@ -250,7 +250,7 @@ public final class LoadChecker implements AutoCloseable {
     private volatile long loadStartMs = -1;
     private volatile long sendsDoneMs = -1;
 
-    // What happened. Ids: "s<n>" (standard) and "g<group>-<seq>" (FIFO).
+    // What happened. Ids: standardId(n) "s<n>" and fifoId(group, seq) "g<group>-<seq>".
     private final Map<String, Ack> acks = new ConcurrentHashMap<>();
     private final Set<String> attempted = ConcurrentHashMap.newKeySet();
     private final Set<String> gaveUp = ConcurrentHashMap.newKeySet();
@@ -467,7 +467,7 @@ public final class LoadChecker implements AutoCloseable {
         for (int n = producer; n < total; n += producers) {
             long due = loadStartMs + n * spanMs / total;
             waitUntil(due);
-            String id = "s" + n;
+            String id = standardId(n);
             String body = "S|" + run + "|" + id + "|" + "x".repeat(64);
             sendUntilAcked(
                     id,
@@ -486,7 +486,7 @@ public final class LoadChecker implements AutoCloseable {
         for (int seq = 0; seq < count; seq++) {
             long due = loadStartMs + stagger + (long) seq * spanMs / count;
             waitUntil(due);
-            String id = "g" + group + "-" + seq;
+            String id = fifoId(group, seq);
             String body = "F|" + run + "|" + id + "|" + "y".repeat(64);
             String dedup = run + "-" + id;
             boolean acked = sendUntilAcked(
@@ -745,9 +745,9 @@ public final class LoadChecker implements AutoCloseable {
         Set<String> stdAcked = new HashSet<>();
         Set<String> fifoAcked = new HashSet<>();
         for (String id : acks.keySet()) {
-            (id.startsWith("s") ? stdAcked : fifoAcked).add(id);
+            (isStandard(id) ? stdAcked : fifoAcked).add(id);
         }
-        int stdSent = (int) attempted.stream().filter(id -> id.startsWith("s")).count();
+        int stdSent = (int) attempted.stream().filter(LoadChecker::isStandard).count();
         int fifoSent = attempted.size() - stdSent;
         int stdReceived = 0;
         int fifoReceived = 0;
@@ -755,7 +755,7 @@ public final class LoadChecker implements AutoCloseable {
         int fifoDup = 0;
         int unackedReceived = 0;
         for (Map.Entry<String, List<Delivery>> e : deliveries.entrySet()) {
-            boolean std = e.getKey().startsWith("s");
+            boolean std = isStandard(e.getKey());
             if (std) {
                 stdReceived++;
                 stdDup += e.getValue().size() - 1;
@@ -854,7 +854,7 @@ public final class LoadChecker implements AutoCloseable {
     private Map<DuplicateCause, Long> duplicateCauses(boolean standard, List<String> out) {
         Map<DuplicateCause, Long> causes = new EnumMap<>(DuplicateCause.class);
         for (Map.Entry<String, List<Delivery>> e : deliveries.entrySet()) {
-            if (e.getKey().startsWith("s") != standard) {
+            if (isStandard(e.getKey()) != standard) {
                 continue;
             }
             List<Delivery> ds = new ArrayList<>(e.getValue());
@@ -883,11 +883,26 @@ public final class LoadChecker implements AutoCloseable {
         return causes;
     }
 
+    /** The id of the standard queue's {@code n}th message (the body carries it). */
+    private static String standardId(int n) {
+        return "s" + n;
+    }
+
+    /** The id of FIFO group {@code group}'s message {@code seq}. */
+    private static String fifoId(int group, int seq) {
+        return "g" + group + "-" + seq;
+    }
+
+    /** Whether {@code id} is one of {@link #standardId}'s, not {@link #fifoId}'s. */
+    private static boolean isStandard(String id) {
+        return id.startsWith("s");
+    }
+
     /** Per group, ordered by when the client got them: a first delivery of a lower sequence after a higher one. */
     private int fifoOrderViolations(List<String> out) {
         Map<Integer, List<Delivery>> byGroup = new HashMap<>();
         for (Map.Entry<String, List<Delivery>> e : deliveries.entrySet()) {
-            if (!e.getKey().startsWith("s")) {
+            if (!isStandard(e.getKey())) {
                 for (Delivery d : e.getValue()) {
                     byGroup.computeIfAbsent(d.group, g -> new ArrayList<>()).add(d);
                 }
@@ -925,7 +940,7 @@ public final class LoadChecker implements AutoCloseable {
     private int deletedCameBack(boolean standard, List<String> out) {
         int count = 0;
         for (Map.Entry<String, List<Delivery>> e : deliveries.entrySet()) {
-            if (e.getKey().startsWith("s") != standard) {
+            if (isStandard(e.getKey()) != standard) {
                 continue;
             }
             List<Delivery> ds = e.getValue();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -85,7 +86,11 @@ class ProbesIT {
                     .get(QueueAttributeName.QUEUE_ARN);
             sqs.createQueue(r -> r.queueName("probes-src")
                     .attributesWithStrings(Map.of(
-                            "RedrivePolicy", "{\"deadLetterTargetArn\":\"" + dlqArn + "\",\"maxReceiveCount\":1}")));
+                            "RedrivePolicy",
+                            new JsonObject()
+                                    .put("deadLetterTargetArn", dlqArn)
+                                    .put("maxReceiveCount", 1)
+                                    .encode())));
         }
         await("both nodes live and ready")
                 .atMost(Duration.ofSeconds(30))

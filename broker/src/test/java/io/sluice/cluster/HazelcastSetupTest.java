@@ -1,6 +1,7 @@
 package io.sluice.cluster;
 
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -10,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hazelcast.config.Config;
+import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.SplitBrainProtectionConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
@@ -159,6 +161,26 @@ class HazelcastSetupTest {
                 member.getSplitBrainProtectionConfig(HazelcastSetup.SPLIT_BRAIN_PROTECTION)
                         .getMinimumClusterSize(),
                 writes.getMinimumClusterSize());
+    }
+
+    @Test
+    void aMapThatAFileCoversOnlyByAWildcardGetsACopyOfItsOwn() throws IOException {
+        Path own = Files.createTempFile("sluice-cluster", ".yaml");
+        own.toFile().deleteOnExit();
+        Files.writeString(
+                own,
+                Files.readString(shippedFile())
+                        .replaceFirst(
+                                "    sluice.queues:\n", "    sluice.*:\n      backup-count: 2\n    sluice.queues:\n"));
+        Config c = configOf(own);
+
+        MapConfig wildcard = c.getMapConfig("sluice.*");
+        MapConfig moveTasks = c.getMapConfigOrNull(HazelcastSetup.MOVE_TASKS_MAP);
+        assertAll(
+                () -> assertNull(wildcard.getSplitBrainProtectionName(), "the file's wildcard is left as it is"),
+                () -> assertEquals(HazelcastSetup.MOVE_TASKS_MAP, moveTasks.getName()),
+                () -> assertEquals(2, moveTasks.getBackupCount(), "the copy keeps the file's settings"),
+                () -> assertEquals(HazelcastSetup.MAJORITY_FOR_WRITES, moveTasks.getSplitBrainProtectionName()));
     }
 
     @Test
