@@ -2,6 +2,7 @@ package io.sluice.chaos;
 
 import static org.awaitility.Awaitility.await;
 
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -9,12 +10,14 @@ import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /** Small helpers shared by the chaos tests. */
 final class Chaos {
@@ -50,6 +53,23 @@ final class Chaos {
                 .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.standardRetryStrategy())
                         .apiCallTimeout(apiCallTimeout))
                 .build();
+    }
+
+    /** The ARN of the queue at {@code url}, as the node answers it. */
+    static String arnOf(SqsClient sqs, String url) {
+        return sqs.getQueueAttributes(r -> r.queueUrl(url).attributeNames(QueueAttributeName.QUEUE_ARN))
+                .attributes()
+                .get(QueueAttributeName.QUEUE_ARN);
+    }
+
+    /** CreateQueue attributes that make a queue send a message to {@code deadLetterArn} after one receive. */
+    static Map<String, String> redrivingTo(String deadLetterArn) {
+        return Map.of(
+                "RedrivePolicy",
+                new JsonObject()
+                        .put("deadLetterTargetArn", deadLetterArn)
+                        .put("maxReceiveCount", 1)
+                        .encode());
     }
 
     /** The queue URL of {@code queue} on the node at {@code endpoint}. */

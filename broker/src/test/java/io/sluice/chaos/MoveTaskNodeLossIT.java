@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -83,16 +82,10 @@ class MoveTaskNodeLossIT {
         SqsClient sqs = clients.get(entry);
         String suffix = Long.toHexString(System.nanoTime());
         String dlq = sqs.createQueue(r -> r.queueName("mt-dlq-" + suffix)).queueUrl();
-        String dlqArn = arnOf(sqs, dlq);
-        sqs.createQueue(r -> r.queueName("mt-src-" + suffix)
-                .attributesWithStrings(Map.of(
-                        "RedrivePolicy",
-                        new JsonObject()
-                                .put("deadLetterTargetArn", dlqArn)
-                                .put("maxReceiveCount", 1)
-                                .encode())));
+        String dlqArn = Chaos.arnOf(sqs, dlq);
+        sqs.createQueue(r -> r.queueName("mt-src-" + suffix).attributesWithStrings(Chaos.redrivingTo(dlqArn)));
         String target = sqs.createQueue(r -> r.queueName("mt-target-" + suffix)).queueUrl();
-        String targetArn = arnOf(sqs, target);
+        String targetArn = Chaos.arnOf(sqs, target);
 
         Set<String> sent = sendAll(sqs, dlq);
         await("the DLQ holds every message")
@@ -278,12 +271,6 @@ class MoveTaskNodeLossIT {
         List<ListMessageMoveTasksResultEntry> tasks =
                 sqs.listMessageMoveTasks(r -> r.sourceArn(sourceArn)).results();
         return tasks.isEmpty() ? null : tasks.get(0);
-    }
-
-    private static String arnOf(SqsClient sqs, String url) {
-        return sqs.getQueueAttributes(r -> r.queueUrl(url).attributeNames(QueueAttributeName.QUEUE_ARN))
-                .attributes()
-                .get(QueueAttributeName.QUEUE_ARN);
     }
 
     private static long count(SqsClient sqs, String url, QueueAttributeName name) {

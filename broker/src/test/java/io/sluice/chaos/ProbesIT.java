@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,7 +20,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 import software.amazon.awssdk.services.sqs.model.SqsException;
 
 /**
@@ -81,16 +79,8 @@ class ProbesIT {
             }
             // A dead-letter queue, whose messages a move task could send back.
             String dlq = sqs.createQueue(r -> r.queueName("probes-dlq")).queueUrl();
-            dlqArn = sqs.getQueueAttributes(r -> r.queueUrl(dlq).attributeNames(QueueAttributeName.QUEUE_ARN))
-                    .attributes()
-                    .get(QueueAttributeName.QUEUE_ARN);
-            sqs.createQueue(r -> r.queueName("probes-src")
-                    .attributesWithStrings(Map.of(
-                            "RedrivePolicy",
-                            new JsonObject()
-                                    .put("deadLetterTargetArn", dlqArn)
-                                    .put("maxReceiveCount", 1)
-                                    .encode())));
+            dlqArn = Chaos.arnOf(sqs, dlq);
+            sqs.createQueue(r -> r.queueName("probes-src").attributesWithStrings(Chaos.redrivingTo(dlqArn)));
         }
         await("both nodes live and ready")
                 .atMost(Duration.ofSeconds(30))
