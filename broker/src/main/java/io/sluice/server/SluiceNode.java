@@ -36,10 +36,6 @@ import io.vertx.core.transport.Transport;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.security.SecureRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -84,7 +80,7 @@ public final class SluiceNode implements AutoCloseable {
 
     /** Starts a node and blocks until it is ready: joined, listening, its partitions rebuilt. */
     public static SluiceNode start(BrokerConfig requested) {
-        BrokerConfig config = requested.port() == 0 ? requested.withPort(freePort(requested.host())) : requested;
+        BrokerConfig config = requested.port() == 0 ? requested.withPort(FreePorts.pick()) : requested;
         // Each HTTP verticle and each partition loop shares these threads (see BrokerConfig.eventLoopThreads).
         int eventLoops = config.eventLoopThreads();
         Config hazelcast = HazelcastSetup.config(config.cluster());
@@ -312,14 +308,6 @@ public final class SluiceNode implements AutoCloseable {
             throw new IllegalStateException("could not " + what, e);
         } catch (TimeoutException e) {
             throw new IllegalStateException("could not " + what + " within " + START_TIMEOUT_SECONDS + " s", e);
-        }
-    }
-
-    private static int freePort(String host) {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(host))) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

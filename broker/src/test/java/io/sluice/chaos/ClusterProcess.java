@@ -2,10 +2,9 @@ package io.sluice.chaos;
 
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.server.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -45,9 +43,6 @@ public final class ClusterProcess {
             Path.of(System.getProperty("sluice.chaosLogs", "target/chaos-logs")).toAbsolutePath();
 
     private static final Set<ClusterProcess> STARTED = ConcurrentHashMap.newKeySet();
-    private static final Set<Integer> PORTS_HANDED_OUT = ConcurrentHashMap.newKeySet();
-    /** Lowest port {@link #freePort()} hands out: above the well-known and most registered service ports. */
-    private static final int LOWEST_PORT = 20000;
 
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -297,56 +292,9 @@ public final class ClusterProcess {
         }
     }
 
-    /**
-     * A TCP port that is free now, was not handed out before by this JVM, and lies outside the kernel's ephemeral
-     * range. A node binds its port seconds after it is chosen (JVM start); a port from the ephemeral range (what
-     * {@code new ServerSocket(0)} gives) can meanwhile become the local end of an outgoing connection, such as a
-     * Hazelcast member connecting to another, and the node then fails with "Address already in use".
-     */
+    /** A TCP port for a node's HTTP or Hazelcast listener: see {@link FreePorts#pick()}. */
     public static int freePort() {
-        PortRange ephemeral = ephemeralRange();
-        boolean below = ephemeral.low() - LOWEST_PORT >= 65535 - ephemeral.high();
-        int from = below ? LOWEST_PORT : ephemeral.high() + 1;
-        int to = below ? ephemeral.low() - 1 : 65535;
-        if (to - from < 100) {
-            throw new IllegalStateException(
-                    "the ephemeral port range " + ephemeral + " leaves no room for the test nodes' ports");
-        }
-        for (int i = 0; i < 1000; i++) {
-            int p = ThreadLocalRandom.current().nextInt(from, to + 1);
-            if (PORTS_HANDED_OUT.contains(p)) {
-                continue;
-            }
-            try (ServerSocket s = new ServerSocket()) {
-                s.bind(new InetSocketAddress(p));
-            } catch (IOException inUse) {
-                continue;
-            }
-            if (PORTS_HANDED_OUT.add(p)) {
-                return p;
-            }
-        }
-        throw new IllegalStateException("no free port in " + from + ".." + to);
-    }
-
-    private record PortRange(int low, int high) {
-        @Override
-        public String toString() {
-            return low + ".." + high;
-        }
-    }
-
-    /** {@code net.ipv4.ip_local_port_range}, or Linux's default when it cannot be read. */
-    private static PortRange ephemeralRange() {
-        try {
-            String[] bounds = Files.readString(
-                            Path.of("/proc/sys/net/ipv4/ip_local_port_range"), StandardCharsets.US_ASCII)
-                    .trim()
-                    .split("\\s+");
-            return new PortRange(Integer.parseInt(bounds[0]), Integer.parseInt(bounds[1]));
-        } catch (IOException | RuntimeException e) {
-            return new PortRange(32768, 60999);
-        }
+        return FreePorts.pick();
     }
 
     @Override

@@ -21,8 +21,8 @@ import io.sluice.queue.Clock;
 import io.sluice.queue.ErrorCode;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.SqsException;
+import io.sluice.server.FreePorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -70,10 +70,7 @@ class HazelcastSetupTest {
 
     @Test
     void twoMembersGivenTheSamePortJoinOneClusterEachOnThePortItBound() throws IOException {
-        int port;
-        try (ServerSocket probe = new ServerSocket(0)) {
-            port = probe.getLocalPort();
-        }
+        int port = FreePorts.pick();
         ClusterSettings samePort = new ClusterSettings(shippedFile().toString(), "127.0.0.1", port, 1);
         HazelcastInstance first = Hazelcast.newHazelcastInstance(HazelcastSetup.config(samePort));
         try {
