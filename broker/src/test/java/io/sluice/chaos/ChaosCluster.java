@@ -1,5 +1,6 @@
 package io.sluice.chaos;
 
+import io.sluice.server.FreePorts;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -52,7 +53,7 @@ public final class ChaosCluster implements AutoCloseable {
         this.test = test;
         this.nodeArgs = List.copyOf(nodeArgs);
         for (int i = 0; i < maxNodes; i++) {
-            hzPorts.add(ClusterProcess.freePort());
+            hzPorts.add(FreePorts.pick());
         }
         this.config = writeConfig();
     }

@@ -101,7 +101,7 @@ public final class ClusterProcess {
             throw new IllegalStateException(
                     "no broker jar at " + JAR + " (run mvn package first, or pass -Dsluice.jar=...)");
         }
-        int port = freePort();
+        int port = FreePorts.pick();
         Path log = LOG_DIR.resolve(name + ".log");
         List<String> cmd = command(List.of("-Xmx" + maxHeap), List.of("--port", Integer.toString(port)));
         cmd.addAll(args);
@@ -290,11 +290,6 @@ public final class ClusterProcess {
             }
             STARTED.remove(node);
         }
-    }
-
-    /** A TCP port for a node's HTTP or Hazelcast listener: see {@link FreePorts#pick()}. */
-    public static int freePort() {
-        return FreePorts.pick();
     }
 
     @Override
