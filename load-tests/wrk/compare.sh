@@ -26,8 +26,10 @@
 # the messages lost (answered as sent and not received; the few sends still in flight when the producer
 # stops are received without being counted as sent, so a loss smaller than E2E_PRODUCERS can hide).
 # Server CPU: utime + stime of the broker's JVM (/proc/PID/stat) over the measured run; client CPU:
-# wrk's own (both wrk, for e2e). ElasticMQ comes from Maven Central into load-tests/target/elasticmq/lib,
-# as run-benchmark.sh fetches it. Needs wrk (Debian: apt-get install wrk), curl, java 17, mvn. Traffic
+# wrk's own (both wrk, for e2e). Host steal: the share of the machine's CPU time its hypervisor gave to
+# others over the measured run (/proc/stat); where it is more than a few per cent, the broker ran slower
+# than on the machine alone, and rounds taken at different steal do not compare. ElasticMQ comes from
+# Maven Central into load-tests/target/elasticmq/lib, as run-benchmark.sh fetches it. Needs wrk (Debian: apt-get install wrk), curl, java 17, mvn. Traffic
 # goes to 127.0.0.1 only; every run is bounded (WARMUP + DURATION seconds of load, plus recvdel's fills
 # and e2e's 3 s tails).
 set -euo pipefail
@@ -87,6 +89,10 @@ query() { # port form -> the response body
 create_queue() { # port name -> the queue's URL
   query "$1" "Action=CreateQueue&QueueName=$2" | sed -n 's:.*<QueueUrl>\(.*\)</QueueUrl>.*:\1:p'
 }
+steal_ticks() { # -> "stolen all" ticks of every CPU since boot (/proc/stat: user .. steal, not guest time)
+  awk '/^cpu / {t = 0; for (i = 2; i <= 9; i++) t += $i; print $9, t}' /proc/stat
+}
+
 cpu_ticks() { # pid [value if the process is gone; without it, a gone process is an error] -> utime + stime
   if (($# > 1)); then awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo "$2"; else awk '{print $14 + $15}' "/proc/$1/stat"; fi
 }
@@ -172,9 +178,9 @@ ms() { # name of a latency in µs in the consumers' e2e line -> milliseconds
 
 tck=$(getconf CLK_TCK)
 results=$out/results.tsv
-printf 'round\tscenario\ttarget\tmsg_per_s\tserver_us_per_msg\tclient_us_per_msg\tfailed_requests\n' >"$results"
+printf 'round\tscenario\ttarget\tmsg_per_s\tserver_us_per_msg\tclient_us_per_msg\tfailed_requests\thost_steal_pct\n' >"$results"
 latencies=$out/e2e.tsv
-printf 'round\tprotocol\ttarget\tsent\treceived\tlost\tp50_ms\tp90_ms\tp99_ms\tp999_ms\tmax_ms\n' >"$latencies"
+printf 'round\tprotocol\ttarget\tsent\treceived\tlost\tp50_ms\tp90_ms\tp99_ms\tp999_ms\tmax_ms\thost_steal_pct\n' >"$latencies"
 log "results in $out; scenarios $SCENARIOS over $PROTOCOLS, $ROUNDS round(s), ${WARMUP}s warm-up, ${DURATION}s measured, $CONNECTIONS connections, $WRK_THREADS wrk thread(s)"
 for ((round = 1; round <= ROUNDS; round++)); do
   for target in sluice elasticmq; do
@@ -204,6 +210,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
       done
       url=$(create_queue "$port" "bench-$name-$protocol")
       [[ $name == recvdel ]] && fill "$port" "$url" "$PREFILL"
+      read -r stolen0 all0 < <(steal_ticks)
       c0=$(cpu_ticks "$pid")
       if [[ $name == e2e ]]; then
         read -r failed client < <(run_e2e "$port" "$url" "$DURATION" "$protocol")
@@ -211,6 +218,8 @@ for ((round = 1; round <= ROUNDS; round++)); do
         read -r reqs failed client < <(run_wrk "$port" "$script" "$url" "$DURATION" "$protocol")
       fi
       c1=$(cpu_ticks "$pid")
+      read -r stolen1 all1 < <(steal_ticks)
+      steal=$(awk -v s=$((stolen1 - stolen0)) -v a=$((all1 - all0)) 'BEGIN {printf "%.1f", a ? 100 * s / a : 0}')
       query "$port" "Action=DeleteQueue&QueueUrl=$url" >/dev/null
       if [[ $name == e2e ]]; then
         msgs=$(e2e_field received)
@@ -218,9 +227,9 @@ for ((round = 1; round <= ROUNDS; round++)); do
         sent=$(e2e_field sent "$out/wrk-producer.txt")
         # sends still in flight when the producer stops are received but not counted as sent
         lost=$((sent > msgs ? sent - msgs : 0))
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$protocol" "$target" "$sent" "$msgs" \
-          "$lost" "$(ms p50_us)" "$(ms p90_us)" "$(ms p99_us)" "$(ms p999_us)" "$(ms max_us)" >>"$latencies"
-        log "round $round, e2e $protocol, $target: sent $sent, received $msgs, lost $lost, p50 $(ms p50_us) ms, p99 $(ms p99_us) ms, max $(ms max_us) ms"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$protocol" "$target" "$sent" "$msgs" \
+          "$lost" "$(ms p50_us)" "$(ms p90_us)" "$(ms p99_us)" "$(ms p999_us)" "$(ms max_us)" "$steal" >>"$latencies"
+        log "round $round, e2e $protocol, $target: sent $sent, received $msgs, lost $lost, p50 $(ms p50_us) ms, p99 $(ms p99_us) ms, max $(ms max_us) ms, host steal $steal %"
       elif [[ $name == recvdel ]]; then
         msgs=$(recvdel_field deleted)
         failed=$(recvdel_field failed)
@@ -231,8 +240,8 @@ for ((round = 1; round <= ROUNDS; round++)); do
       fi
       server=$(awk -v t=$((c1 - c0)) -v m="$msgs" -v k="$tck" 'BEGIN {printf "%.1f", m ? t * 1e6 / k / m : 0}')
       client_us=$(awk -v t="$client" -v m="$msgs" -v k="$tck" 'BEGIN {printf "%.1f", m ? t * 1e6 / k / m : 0}')
-      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$scenario" "$target" "$rate" "$server" "$client_us" "$failed" >>"$results"
-      log "round $round, $scenario, $target: $rate msg/s, server CPU $server µs/msg, wrk $client_us µs/msg, $failed failed requests"
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$scenario" "$target" "$rate" "$server" "$client_us" "$failed" "$steal" >>"$results"
+      log "round $round, $scenario, $target: $rate msg/s, server CPU $server µs/msg, wrk $client_us µs/msg, $failed failed requests, host steal $steal %"
     done; done
     stop_broker
   done
@@ -247,18 +256,19 @@ awk_median='function median(arr, key, k,   i, j, t, w) {
   '
 # medians of the rounds, and Sluice against ElasticMQ
 {
-echo "| scenario, protocol (medians) | Sluice msg/s | ElasticMQ msg/s | Sluice / ElasticMQ | server CPU µs/msg, Sluice / ElasticMQ | wrk CPU µs/msg | failed requests |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "| scenario, protocol (medians) | Sluice msg/s | ElasticMQ msg/s | Sluice / ElasticMQ | server CPU µs/msg, Sluice / ElasticMQ | wrk CPU µs/msg | failed requests | host steal %, most of a run |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 awk -F'\t' "$awk_median"'NR > 1 {
     key = $2 SUBSEP $3; n[key]++; rate[key, n[key]] = $4; cpu[key, n[key]] = $5; cl[key, n[key]] = $6; fail[key] += $7
+    if ($8 + 0 > steal[key] + 0) steal[key] = $8
     seen[$2] = 1
   }
   END {
     for (s in seen) {
       a = s SUBSEP "sluice"; b = s SUBSEP "elasticmq"
       ra = median(rate, a, n[a]); rb = median(rate, b, n[b]); ca = median(cpu, a, n[a]); cb = median(cpu, b, n[b])
-      printf "| %s | %d | %d | %.2fx | %.1f / %.1f (%.2fx) | %.1f / %.1f | %d / %d |\n", s, ra, rb, rb ? ra / rb : 0, ca, cb, cb ? ca / cb : 0, \
-        median(cl, a, n[a]), median(cl, b, n[b]), fail[a], fail[b]
+      printf "| %s | %d | %d | %.2fx | %.1f / %.1f (%.2fx) | %.1f / %.1f | %d / %d | %.1f / %.1f |\n", s, ra, rb, rb ? ra / rb : 0, \
+        ca, cb, cb ? ca / cb : 0, median(cl, a, n[a]), median(cl, b, n[b]), fail[a], fail[b], steal[a], steal[b]
     }
   }' "$results" | sort
 } | tee "$out/summary.md"
