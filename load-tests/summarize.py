@@ -78,6 +78,13 @@ def ratio(a, b, digits=2):
     return f"{a / b:.{digits}f}×"
 
 
+def most_steal(ps):
+    """The highest host steal % of some runs; None when none recorded it (runs from before it was measured)."""
+    values = [num(p.get("hostStealPercent")) for p in ps]
+    values = [v for v in values if v is not None]
+    return max(values) if values else None
+
+
 def main(out):
     meta = props(os.path.join(out, "run.properties"))
     targets = [t for t in meta.get("targets", "").split(",") if t]
@@ -120,6 +127,7 @@ def main(out):
         head += [f"CPU µs/msg {SHOWN[t]}" for t in targets]
         if has_ratio:
             head.append("CPU Sluice / ElasticMQ")
+        head.append("host steal %, most of a run: " + " / ".join(SHOWN[t] for t in targets))
         lines.append("| " + " | ".join(head) + " |")
         lines.append("|" + "---|" * 2 + "---:|" * (len(head) - 2))
         for s in scenarios:
@@ -136,12 +144,15 @@ def main(out):
                 row += [fmt(cpu[t], 1) for t in targets]
                 if has_ratio:
                     row.append(ratio(cpu["sluice"], cpu["elasticmq"]))
+                row.append(" / ".join(fmt(most_steal(runs.get((t, s, proto, None), [])), 1) for t in targets))
                 lines.append("| " + " | ".join(row) + " |")
         lines.append("")
         lines.append("messages/s: messages moved (sent, or deleted after receiving) divided by the time from the first request"
                      " to the last completed one. CPU µs/msg: utime+stime of the broker JVM(s) (all three nodes for"
                      " `sluice3`) over the run, divided by the messages. The 3-node cluster gets all load through node 1"
-                     " unless SLUICE3_LOAD=all.")
+                     " unless SLUICE3_LOAD=all. Host steal: the share of the machine's CPU time its hypervisor gave"
+                     " to other guests over a measured run (/proc/stat); a run with much of it is slower than the"
+                     " machine alone, and runs at different steal do not compare.")
         lines.append("")
 
     e2e_keys = sorted({(t, r) for (t, s, _p, r) in runs if s == "e2e"}, key=lambda k: (int(k[1]), targets.index(k[0])))
@@ -228,8 +239,8 @@ def main(out):
     if detail:
         lines.append("## Every measured run")
         lines.append("")
-        lines.append("| Target | Round | Scenario | Protocol | msg/s | requests | req p50 ms | req p99 ms | failures | server CPU s | CPU µs/msg | client CPU µs/msg | seconds | forwarded by node 1 |")
-        lines.append("|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        lines.append("| Target | Round | Scenario | Protocol | msg/s | requests | req p50 ms | req p99 ms | failures | server CPU s | CPU µs/msg | client CPU µs/msg | seconds | forwarded by node 1 | host steal % |")
+        lines.append("|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         order = {s: i for i, s in enumerate(["send", "batch", "recvdel", "fifo", "e2e"])}
         for t, rnd, s, proto, rate, p in sorted(detail, key=lambda d: (order[d[2]], d[3], int(d[4] or 0), d[1], targets.index(d[0]))):
             g = p["_gatling"]
@@ -239,6 +250,7 @@ def main(out):
                 p.get("failures", "–"), p.get("serverCpuSeconds", "–"), p.get("cpuMicrosPerMessage", "–") or "–",
                 p.get("clientCpuMicrosPerMessage", "–") or "–", p.get("seconds", "–"),
                 fmt(num(p.get("forwardedByNode1"))) if p.get("forwardedByNode1") is not None else "–",
+                p.get("hostStealPercent", "–"),
             ]) + " |")
         lines.append("")
         lines.append("req p50/p99: Gatling's, over all requests of the run (for e2e they include the 20 s long polls)."

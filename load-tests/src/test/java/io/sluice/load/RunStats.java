@@ -16,13 +16,14 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * What one run measured: the messages it moved and the time between its first request and its last completed one
  * (so messages/s includes neither Gatling's start-up nor a pre-fill), failures, the CPU of the servers and of this
- * client over the run ({@link ProcessCpu}: from the first user's start to the end of the run), and, for the e2e
- * workload, the
- * send-to-receive latency of every message (up to a bounded number of samples).
+ * client over the run ({@link ProcessCpu}: from the first user's start to the end of the run), the machine's steal
+ * time over the same window ({@link HostSteal}), and, for the e2e workload, the send-to-receive latency of every
+ * message (up to a bounded number of samples).
  */
 final class RunStats {
     private final ProcessCpu serverCpu;
     private final ProcessCpu clientCpu;
+    private final HostSteal hostSteal = new HostSteal();
     private final LongAdder messages = new LongAdder();
     private final LongAdder sent = new LongAdder();
     private final LongAdder received = new LongAdder();
@@ -57,6 +58,7 @@ final class RunStats {
         if (firstNanos.get() == 0 && firstNanos.compareAndSet(0, System.nanoTime())) {
             serverCpu.start();
             clientCpu.start();
+            hostSteal.start();
         }
         usersByEndpoint[endpoint].increment();
     }
@@ -152,6 +154,7 @@ final class RunStats {
     void report(BenchSettings settings, Map<String, Object> extra) {
         double serverSeconds = serverCpu.secondsSinceStart();
         double clientSeconds = clientCpu.secondsSinceStart();
+        double stealPercent = hostSteal.percentSinceStart();
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("workload", settings.workload().shortName());
         p.put("protocol", settings.protocol().shortName());
@@ -187,6 +190,9 @@ final class RunStats {
         }
         putCpu(p, "serverCpuSeconds", "cpuMicrosPerMessage", serverSeconds, n);
         putCpu(p, "clientCpuSeconds", "clientCpuMicrosPerMessage", clientSeconds, n);
+        if (stealPercent >= 0) {
+            p.put("hostStealPercent", String.format(Locale.ROOT, "%.1f", stealPercent));
+        }
         p.put("usersByEndpoint", joined(usersByEndpoint));
         p.put("messagesByEndpoint", joined(messagesByEndpoint));
         StringBuilder text = new StringBuilder();
