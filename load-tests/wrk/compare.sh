@@ -29,8 +29,8 @@
 # wrk's own (both wrk, for e2e). Host steal: the share of the machine's CPU time its hypervisor gave to
 # others over the measured run (/proc/stat); where it is more than a few per cent, the broker ran slower
 # than on the machine alone, and rounds taken at different steal do not compare. ElasticMQ comes from
-# Maven Central into load-tests/target/elasticmq/lib, as run-benchmark.sh fetches it. Needs wrk (Debian: apt-get install wrk), curl, java 17, mvn. Traffic
-# goes to 127.0.0.1 only; every run is bounded (WARMUP + DURATION seconds of load, plus recvdel's fills
+# Maven Central into load-tests/target/elasticmq/lib, as run-benchmark.sh fetches it. Needs wrk (Debian:
+# apt-get install wrk), curl, java 17, mvn. Traffic goes to 127.0.0.1 only; every run is bounded (WARMUP + DURATION seconds of load, plus recvdel's fills
 # and e2e's 3 s tails).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -275,19 +275,20 @@ awk -F'\t' "$awk_median"'NR > 1 {
 if (($(wc -l <"$latencies") > 1)); then
   {
   echo
-  echo "| e2e at $E2E_RATE msg/s, protocol (medians) | target | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | lost (all rounds) |"
-  echo "|---|---|---:|---:|---:|---:|---:|---:|"
+  echo "| e2e at $E2E_RATE msg/s, protocol (medians) | target | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | lost (all rounds) | host steal %, most of a run |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
   awk -F'\t' "$awk_median"'NR > 1 {
       key = $2 SUBSEP $3; k = ++n[key]; lost[key] += $6
       for (c = 7; c <= 11; c++) v[key, c, k] = $c
+      if ($12 + 0 > steal[key] + 0) steal[key] = $12
     }
     END {
       for (key in n) {
         split(key, part, SUBSEP)
         # v[key, c, i] is v[(key SUBSEP c), i]: the values of column c as median() takes them
-        printf "| %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %d |\n", part[1], part[2], median(v, key SUBSEP 7, n[key]), \
+        printf "| %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %d | %.1f |\n", part[1], part[2], median(v, key SUBSEP 7, n[key]), \
           median(v, key SUBSEP 8, n[key]), median(v, key SUBSEP 9, n[key]), median(v, key SUBSEP 10, n[key]), \
-          median(v, key SUBSEP 11, n[key]), lost[key]
+          median(v, key SUBSEP 11, n[key]), lost[key], steal[key]
       }
     }' "$latencies" | sort
   } | tee -a "$out/summary.md"
