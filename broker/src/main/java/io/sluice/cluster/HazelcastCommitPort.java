@@ -54,7 +54,7 @@ public final class HazelcastCommitPort implements CommitPort {
             return DONE;
         }
         PartitionKey key = new PartitionKey(queueName, partition);
-        PartitionDelta delta = new PartitionDelta(key.toString(), changes);
+        PartitionDelta delta = new PartitionDelta(key.toString(), changes, store.everyMemberReadsDeliveries());
         CompletableFuture<Void> done = new CompletableFuture<>();
         store.operations()
                 .<Boolean>invokeOnPartition(

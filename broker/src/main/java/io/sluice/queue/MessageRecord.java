@@ -223,6 +223,11 @@ public final class MessageRecord {
                 receiptToken);
     }
 
+    /** Its delivery state alone, for a replica that already holds the rest ({@link #snapshot()}). */
+    public DeliveryState deliveryState() {
+        return new DeliveryState(state, visibleAt, receiveCount, firstReceiveTimestamp, receivedAt, receiptToken);
+    }
+
     /** A record rebuilt from its replica, in the state it was committed in. */
     public static MessageRecord restore(StoredMessage s) {
         MessageRecord r = new MessageRecord(

@@ -244,7 +244,7 @@ public final class Partition {
                 inFlightCount++;
                 ready.tookInFlight(r);
                 schedule(r, now + timeoutMillis);
-                changes.add(PartitionChange.MessageStored.of(r));
+                changes.add(PartitionChange.MessageStored.deliveryOf(r));
             }
             return;
         }
@@ -257,7 +257,7 @@ public final class Partition {
             } else {
                 schedule(m, now + timeoutMillis);
             }
-            changes.add(PartitionChange.MessageStored.of(m));
+            changes.add(PartitionChange.MessageStored.deliveryOf(m));
         }
     }
 
@@ -495,7 +495,7 @@ public final class Partition {
         r.receivedAt = now;
         r.receiptToken = tokens.nextLong();
         schedule(r, now + timeoutMillis);
-        changes.add(PartitionChange.MessageStored.of(r));
+        changes.add(PartitionChange.MessageStored.deliveryOf(r));
         return r.deliver();
     }
 

@@ -9,11 +9,19 @@ public sealed interface PartitionChange {
     /**
      * The message is stored, or its state changed. The record is the live one: a port writes it
      * as it is when the commit is made ({@link MessageRecord#snapshot()}), which covers every
-     * change to it in the same loop turn.
+     * change to it in the same loop turn. {@code deliveryOnly}: the message was stored in an
+     * earlier commit and only its {@link DeliveryState} changed (a receive, a visibility change), so
+     * a port whose replicas hold it may write just that.
      */
-    record MessageStored(String messageId, MessageRecord record) implements PartitionChange {
+    record MessageStored(String messageId, MessageRecord record, boolean deliveryOnly) implements PartitionChange {
+        /** A message sent (or moved) to the partition. */
         static MessageStored of(MessageRecord r) {
-            return new MessageStored(r.messageId, r);
+            return new MessageStored(r.messageId, r, false);
+        }
+
+        /** A stored message received, or its visibility changed. */
+        static MessageStored deliveryOf(MessageRecord r) {
+            return new MessageStored(r.messageId, r, true);
         }
     }
 

@@ -18,6 +18,7 @@ import io.sluice.queue.CommitPort;
 import io.sluice.queue.Delivery;
 import io.sluice.queue.InMemoryQueueRegistry;
 import io.sluice.queue.MessageRecord;
+import io.sluice.queue.MessageState;
 import io.sluice.queue.Partition;
 import io.sluice.queue.PartitionChange;
 import io.sluice.queue.PartitionKey;
@@ -47,7 +48,8 @@ import org.junit.jupiter.api.Test;
  * The commit fence: a partition's changes are written only by the member that owns the
  * partition. Two real Hazelcast members in this JVM; each queue partition's records live in the
  * Hazelcast partition of its key, owned by one of them. A commit through the other member, or
- * under an identity the member no longer has, is refused on the primary and stores nothing.
+ * under an identity the member no longer has, is refused on the primary and stores nothing. An
+ * accepted receive reaches the backup as the message's new delivery state.
  */
 class CommitFenceTest {
     private static final String QUEUE = "fenced";
@@ -131,6 +133,27 @@ class CommitFenceTest {
         assertTrue(
                 loaded.messages().stream().anyMatch(m -> m.messageId().equals("owned-1")),
                 "a new owner would rebuild it");
+    }
+
+    @Test
+    void aReceiveReachesTheBackupAsTheMessagesNewDeliveryState() throws Exception {
+        int mine = InProcessCluster.partitionOwnedBy(a, QUEUE, PARTITIONS);
+        Partition p = partition(mine);
+        join(portOf(a).commit(QUEUE, mine, sendOne(p, "received-1")));
+        Delivery d = p.receive(1, 30_000).get(0);
+
+        assertTrue(PartitionStore.of(a).everyMemberReadsDeliveries(), "both members are of this build");
+        join(portOf(a).commit(QUEUE, mine, p.drainChanges()));
+
+        PartitionKey key = new PartitionKey(QUEUE, mine);
+        StoredMessage backup = join(PartitionStore.of(b).readReplica(key, 1)).messages().stream()
+                .filter(m -> m.messageId().equals("received-1"))
+                .findFirst()
+                .orElseThrow();
+        assertEquals(MessageState.IN_FLIGHT, backup.state());
+        assertEquals(1, backup.receiveCount());
+        assertEquals(d.receiptToken(), backup.receiptToken(), "a new owner would accept the consumer's receipt handle");
+        assertEquals("body of received-1", backup.body());
     }
 
     @Test

@@ -9,14 +9,23 @@ import java.io.IOException;
 public final class CommitBackupOperation extends StoreOperation implements BackupOperation {
     private PartitionDelta delta;
 
-    /** For deserialization. */
-    public CommitBackupOperation() {
-        super(StoreSerialization.COMMIT_BACKUP);
+    /** For deserialization, in the form its class id names (see {@link PartitionDelta}). */
+    CommitBackupOperation(boolean withDeliveries) {
+        super(classId(withDeliveries));
     }
 
     CommitBackupOperation(PartitionDelta delta) {
-        super(StoreSerialization.COMMIT_BACKUP);
+        super(classId(delta.withDeliveries()));
         this.delta = delta;
+    }
+
+    private static int classId(boolean withDeliveries) {
+        return withDeliveries ? StoreSerialization.COMMIT_BACKUP_WITH_DELIVERIES : StoreSerialization.COMMIT_BACKUP;
+    }
+
+    /** The changes it applies. */
+    PartitionDelta delta() {
+        return delta;
     }
 
     @Override
@@ -31,7 +40,7 @@ public final class CommitBackupOperation extends StoreOperation implements Backu
 
     @Override
     protected void readInternal(ObjectDataInput in) throws IOException {
-        delta = new PartitionDelta();
+        delta = new PartitionDelta(getClassId() == StoreSerialization.COMMIT_BACKUP_WITH_DELIVERIES);
         delta.readData(in);
     }
 }

@@ -19,15 +19,19 @@ public final class CommitOperation extends StoreOperation implements BackupAware
     private PartitionDelta delta;
     private transient boolean accepted;
 
-    /** For deserialization. */
-    public CommitOperation() {
-        super(StoreSerialization.COMMIT);
+    /** For deserialization, in the form its class id names (see {@link PartitionDelta}). */
+    CommitOperation(boolean withDeliveries) {
+        super(classId(withDeliveries));
     }
 
     public CommitOperation(UUID committer, PartitionDelta delta) {
-        super(StoreSerialization.COMMIT);
+        super(classId(delta.withDeliveries()));
         this.committer = committer;
         this.delta = delta;
+    }
+
+    private static int classId(boolean withDeliveries) {
+        return withDeliveries ? StoreSerialization.COMMIT_WITH_DELIVERIES : StoreSerialization.COMMIT;
     }
 
     @Override
@@ -76,7 +80,7 @@ public final class CommitOperation extends StoreOperation implements BackupAware
     @Override
     protected void readInternal(ObjectDataInput in) throws IOException {
         committer = new UUID(in.readLong(), in.readLong());
-        delta = new PartitionDelta();
+        delta = new PartitionDelta(getClassId() == StoreSerialization.COMMIT_WITH_DELIVERIES);
         delta.readData(in);
     }
 }

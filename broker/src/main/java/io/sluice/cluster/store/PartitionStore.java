@@ -1,5 +1,6 @@
 package io.sluice.cluster.store;
 
+import com.hazelcast.cluster.Member;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.ConfigAccessor;
 import com.hazelcast.config.ServiceConfig;
@@ -35,6 +36,11 @@ import java.util.concurrent.CompletionStage;
  */
 public final class PartitionStore implements ManagedService, MigrationAwareService {
     public static final String SERVICE_NAME = "sluice:partitionStore";
+    /**
+     * Set on members that read commits whose delta carries deliveries ({@link PartitionDelta}); a
+     * member of an older build, in a rolling upgrade, lacks it.
+     */
+    static final String DELIVERIES_ATTRIBUTE = "sluice.deliveries";
 
     private final int backupCount;
     /** The split-brain protection that must be met for a write, or null when the configuration has none. */
@@ -62,6 +68,7 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
                         .setImplementation(new PartitionStore(backupCount, splitBrainProtection)));
         config.getSerializationConfig()
                 .addDataSerializableFactory(StoreSerialization.FACTORY_ID, new StoreSerialization());
+        config.getMemberAttributeConfig().setAttribute(DELIVERIES_ATTRIBUTE, "1");
     }
 
     /** The store of a member whose configuration went through {@link #register}. */
@@ -108,6 +115,19 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
                         nodeEngine.getPartitionService().getPartitionId(key.toString()),
                         replicaIndex)
                 .thenApply(snapshot -> snapshot == null ? PartitionSnapshot.EMPTY : snapshot);
+    }
+
+    /**
+     * Whether every member of the cluster reads a commit whose delta carries deliveries, so that a
+     * receive may replicate a message's delivery state without its body.
+     */
+    public boolean everyMemberReadsDeliveries() {
+        for (Member member : nodeEngine.getClusterService().getMembers()) {
+            if (member.getAttribute(DELIVERIES_ATTRIBUTE) == null) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Where this member's operations are invoked; known once the member started. */

@@ -6,6 +6,7 @@ import com.hazelcast.nio.serialization.DataSerializableFactory;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.sluice.queue.AttemptRef;
 import io.sluice.queue.DedupEntry;
+import io.sluice.queue.DeliveryState;
 import io.sluice.queue.MessageAttributeValue;
 import io.sluice.queue.MessageState;
 import io.sluice.queue.StoredAttempt;
@@ -35,19 +36,27 @@ public final class StoreSerialization implements DataSerializableFactory {
     static final int REPLICATION = 4;
     static final int DELTA = 5;
     static final int STATE = 6;
+    /** {@link #COMMIT} and {@link #COMMIT_BACKUP} whose delta carries deliveries ({@link PartitionDelta}). */
+    static final int COMMIT_WITH_DELIVERIES = 7;
+
+    static final int COMMIT_BACKUP_WITH_DELIVERIES = 8;
 
     /** The layout of a stored message written by this release. */
     private static final byte MESSAGE_FORMAT = 1;
+    /** The layout of a delivery state written by this release. */
+    private static final byte DELIVERY_FORMAT = 1;
 
     @Override
     public IdentifiedDataSerializable create(int classId) {
         return switch (classId) {
-            case COMMIT -> new CommitOperation();
-            case COMMIT_BACKUP -> new CommitBackupOperation();
+            case COMMIT -> new CommitOperation(false);
+            case COMMIT_BACKUP -> new CommitBackupOperation(false);
             case LOAD -> new LoadOperation();
             case REPLICATION -> new ReplicationOperation();
             case DELTA -> new PartitionDelta();
             case STATE -> new StoredPartition();
+            case COMMIT_WITH_DELIVERIES -> new CommitOperation(true);
+            case COMMIT_BACKUP_WITH_DELIVERIES -> new CommitBackupOperation(true);
             default -> null;
         };
     }
@@ -136,6 +145,30 @@ public final class StoreSerialization implements DataSerializableFactory {
 
     public static DedupEntry readDedup(ObjectDataInput in) throws IOException {
         return new DedupEntry(in.readString(), in.readString(), in.readLong());
+    }
+
+    static void writeDelivery(ObjectDataOutput out, DeliveryState d) throws IOException {
+        out.writeByte(DELIVERY_FORMAT);
+        out.writeString(d.state() == null ? null : d.state().name());
+        out.writeLong(d.visibleAt());
+        out.writeInt(d.receiveCount());
+        out.writeLong(d.firstReceiveTimestamp());
+        out.writeLong(d.receivedAt());
+        out.writeLong(d.receiptToken());
+    }
+
+    static DeliveryState readDelivery(ObjectDataInput in) throws IOException {
+        byte format = in.readByte();
+        if (format < 1) {
+            throw new IOException("unknown delivery state format " + format);
+        }
+        return new DeliveryState(
+                byName(MessageState.class, in.readString()),
+                in.readLong(),
+                in.readInt(),
+                in.readLong(),
+                in.readLong(),
+                in.readLong());
     }
 
     static void writeAttempt(ObjectDataOutput out, StoredAttempt a) throws IOException {

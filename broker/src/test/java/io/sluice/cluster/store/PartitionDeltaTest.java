@@ -1,0 +1,135 @@
+package io.sluice.cluster.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.hazelcast.internal.serialization.Data;
+import com.hazelcast.internal.serialization.InternalSerializationService;
+import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder;
+import io.sluice.queue.Clock;
+import io.sluice.queue.Delivery;
+import io.sluice.queue.MessageRecord;
+import io.sluice.queue.MessageState;
+import io.sluice.queue.Partition;
+import io.sluice.queue.PartitionChange;
+import io.sluice.queue.SequenceClock;
+import io.sluice.queue.StoredMessage;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a commit carries to a backup, serialized as Hazelcast sends it: a receive of a message
+ * stored in an earlier commit travels as its delivery state alone, unless an older member could
+ * not read that; either way the backup ends with the primary's record.
+ */
+class PartitionDeltaTest {
+    private static final String KEY = "q#0";
+    private static final String BODY = "the body, which a receive need not carry again";
+
+    private final InternalSerializationService serialization = new DefaultSerializationServiceBuilder()
+            .addDataSerializableFactory(StoreSerialization.FACTORY_ID, new StoreSerialization())
+            .build();
+    private final Partition partition =
+            new Partition(Clock.SYSTEM, () -> Long.MAX_VALUE / 2, false, 0, new SequenceClock());
+
+    @AfterEach
+    void close() {
+        serialization.dispose();
+    }
+
+    private List<PartitionChange> send(String id) {
+        partition.send(
+                new MessageRecord(id, BODY, Map.of(), Map.of(), System.currentTimeMillis(), "sender", null, null, null),
+                0);
+        return partition.drainChanges();
+    }
+
+    /** The backup operation for these changes, through Hazelcast's serialization, and its bytes. */
+    private CommitBackupOperation overTheWire(CommitBackupOperation op, boolean[] carriesBody) {
+        Data data = serialization.toData(op);
+        carriesBody[0] = new String(data.toByteArray(), StandardCharsets.ISO_8859_1).contains(BODY);
+        return assertInstanceOf(CommitBackupOperation.class, serialization.toObject(data));
+    }
+
+    private static StoredPartition holding(List<PartitionChange> changes) {
+        StoredPartition state = new StoredPartition();
+        new PartitionDelta(KEY, changes, true).applyTo(state);
+        return state;
+    }
+
+    @Test
+    void aReceiveTravelsAsItsDeliveryStateAndTheBackupKeepsTheBody() {
+        StoredPartition backup = holding(send("m1"));
+        Delivery d = partition.receive(1, 30_000).get(0);
+        PartitionDelta delta = new PartitionDelta(KEY, partition.drainChanges(), true);
+
+        boolean[] carriesBody = new boolean[1];
+        CommitBackupOperation received = overTheWire(new CommitBackupOperation(delta), carriesBody);
+        assertFalse(carriesBody[0], "the body stays where it is");
+        assertEquals(StoreSerialization.COMMIT_BACKUP_WITH_DELIVERIES, received.getClassId());
+        received.delta().applyTo(backup);
+
+        StoredMessage m = backup.messages.get("m1");
+        assertEquals(BODY, m.body());
+        assertEquals(MessageState.IN_FLIGHT, m.state());
+        assertEquals(1, m.receiveCount());
+        assertEquals(d.receiptToken(), m.receiptToken());
+        assertEquals(d.firstReceiveTimestamp(), m.firstReceiveTimestamp());
+        assertTrue(m.visibleAt() > System.currentTimeMillis(), "hidden for the visibility timeout");
+    }
+
+    @Test
+    void aMessageSentAndReceivedInOneTurnTravelsWhole() {
+        partition.send(
+                new MessageRecord(
+                        "m2", BODY, Map.of(), Map.of(), System.currentTimeMillis(), "sender", null, null, null),
+                0);
+        partition.receive(1, 30_000);
+        PartitionDelta delta = new PartitionDelta(KEY, partition.drainChanges(), true);
+
+        boolean[] carriesBody = new boolean[1];
+        StoredPartition backup = new StoredPartition();
+        overTheWire(new CommitBackupOperation(delta), carriesBody).delta().applyTo(backup);
+        assertTrue(carriesBody[0], "the backup has not seen it yet");
+        assertEquals(BODY, backup.messages.get("m2").body());
+        assertEquals(MessageState.IN_FLIGHT, backup.messages.get("m2").state());
+    }
+
+    @Test
+    void withoutDeliveriesAReceiveTravelsWholeInTheOlderForm() {
+        StoredPartition backup = holding(send("m3"));
+        Delivery d = partition.receive(1, 30_000).get(0);
+        PartitionDelta delta = new PartitionDelta(KEY, partition.drainChanges(), false);
+
+        boolean[] carriesBody = new boolean[1];
+        CommitBackupOperation received = overTheWire(new CommitBackupOperation(delta), carriesBody);
+        assertTrue(carriesBody[0]);
+        assertEquals(StoreSerialization.COMMIT_BACKUP, received.getClassId(), "what a member of an older build reads");
+        received.delta().applyTo(backup);
+        assertEquals(d.receiptToken(), backup.messages.get("m3").receiptToken());
+        assertEquals(BODY, backup.messages.get("m3").body());
+    }
+
+    @Test
+    void aDeleteAfterAReceiveInOneTurnOnlyRemoves() {
+        StoredPartition backup = holding(send("m4"));
+        Delivery d = partition.receive(1, 30_000).get(0);
+        assertTrue(partition.delete(d.messageId(), d.receiptToken()));
+        new PartitionDelta(KEY, partition.drainChanges(), true).applyTo(backup);
+        assertTrue(backup.isEmpty());
+    }
+
+    @Test
+    void aDeliveryOfAMessageTheBackupNeverHeldMakesNothingUp() {
+        send("m5");
+        partition.receive(1, 30_000);
+        StoredPartition backup = new StoredPartition();
+        new PartitionDelta(KEY, partition.drainChanges(), true).applyTo(backup);
+        assertTrue(backup.isEmpty(), "Hazelcast's anti-entropy brings a backup that missed a commit up to date");
+    }
+}
