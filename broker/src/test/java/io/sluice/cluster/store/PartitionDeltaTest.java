@@ -13,11 +13,9 @@ import io.sluice.queue.Delivery;
 import io.sluice.queue.MessageRecord;
 import io.sluice.queue.MessageState;
 import io.sluice.queue.Partition;
-import io.sluice.queue.PartitionChange;
 import io.sluice.queue.SequenceClock;
 import io.sluice.queue.StoredMessage;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -42,37 +40,42 @@ class PartitionDeltaTest {
         serialization.dispose();
     }
 
-    private List<PartitionChange> send(String id) {
+    /** A message sent to the partition, its changes not yet drained. */
+    private void send(String id) {
         partition.send(
                 new MessageRecord(id, BODY, Map.of(), Map.of(), System.currentTimeMillis(), "sender", null, null, null),
                 0);
-        return partition.drainChanges();
     }
 
-    /** The backup operation for these changes, through Hazelcast's serialization, and its bytes. */
-    private CommitBackupOperation overTheWire(CommitBackupOperation op, boolean[] carriesBody) {
-        Data data = serialization.toData(op);
-        carriesBody[0] = new String(data.toByteArray(), StandardCharsets.ISO_8859_1).contains(BODY);
-        return assertInstanceOf(CommitBackupOperation.class, serialization.toObject(data));
-    }
-
-    private static StoredPartition holding(List<PartitionChange> changes) {
+    /** A backup that holds a message sent in an earlier commit. */
+    private StoredPartition backupHolding(String id) {
+        send(id);
         StoredPartition state = new StoredPartition();
-        new PartitionDelta(KEY, changes, true).applyTo(state);
+        new PartitionDelta(KEY, partition.drainChanges(), true).applyTo(state);
         return state;
+    }
+
+    /** What the backup gets: the operation after Hazelcast's serialization, and whether its bytes hold the body. */
+    private record Sent(CommitBackupOperation operation, boolean carriesBody) {}
+
+    private Sent overTheWire(PartitionDelta delta) {
+        Data data = serialization.toData(new CommitBackupOperation(delta));
+        return new Sent(
+                assertInstanceOf(CommitBackupOperation.class, serialization.toObject(data)),
+                new String(data.toByteArray(), StandardCharsets.ISO_8859_1).contains(BODY));
     }
 
     @Test
     void aReceiveTravelsAsItsDeliveryStateAndTheBackupKeepsTheBody() {
-        StoredPartition backup = holding(send("m1"));
+        StoredPartition backup = backupHolding("m1");
         Delivery d = partition.receive(1, 30_000).get(0);
-        PartitionDelta delta = new PartitionDelta(KEY, partition.drainChanges(), true);
 
-        boolean[] carriesBody = new boolean[1];
-        CommitBackupOperation received = overTheWire(new CommitBackupOperation(delta), carriesBody);
-        assertFalse(carriesBody[0], "the body stays where it is");
-        assertEquals(StoreSerialization.COMMIT_BACKUP_WITH_DELIVERIES, received.getClassId());
-        received.delta().applyTo(backup);
+        Sent sent = overTheWire(new PartitionDelta(KEY, partition.drainChanges(), true));
+        assertFalse(sent.carriesBody(), "the body stays where it is");
+        assertEquals(
+                StoreSerialization.COMMIT_BACKUP_WITH_DELIVERIES,
+                sent.operation().getClassId());
+        sent.operation().delta().applyTo(backup);
 
         StoredMessage m = backup.messages.get("m1");
         assertEquals(BODY, m.body());
@@ -85,39 +88,36 @@ class PartitionDeltaTest {
 
     @Test
     void aMessageSentAndReceivedInOneTurnTravelsWhole() {
-        partition.send(
-                new MessageRecord(
-                        "m2", BODY, Map.of(), Map.of(), System.currentTimeMillis(), "sender", null, null, null),
-                0);
+        send("m2");
         partition.receive(1, 30_000);
-        PartitionDelta delta = new PartitionDelta(KEY, partition.drainChanges(), true);
 
-        boolean[] carriesBody = new boolean[1];
+        Sent sent = overTheWire(new PartitionDelta(KEY, partition.drainChanges(), true));
+        assertTrue(sent.carriesBody(), "the backup has not seen it yet");
         StoredPartition backup = new StoredPartition();
-        overTheWire(new CommitBackupOperation(delta), carriesBody).delta().applyTo(backup);
-        assertTrue(carriesBody[0], "the backup has not seen it yet");
+        sent.operation().delta().applyTo(backup);
         assertEquals(BODY, backup.messages.get("m2").body());
         assertEquals(MessageState.IN_FLIGHT, backup.messages.get("m2").state());
     }
 
     @Test
     void withoutDeliveriesAReceiveTravelsWholeInTheOlderForm() {
-        StoredPartition backup = holding(send("m3"));
+        StoredPartition backup = backupHolding("m3");
         Delivery d = partition.receive(1, 30_000).get(0);
-        PartitionDelta delta = new PartitionDelta(KEY, partition.drainChanges(), false);
 
-        boolean[] carriesBody = new boolean[1];
-        CommitBackupOperation received = overTheWire(new CommitBackupOperation(delta), carriesBody);
-        assertTrue(carriesBody[0]);
-        assertEquals(StoreSerialization.COMMIT_BACKUP, received.getClassId(), "what a member of an older build reads");
-        received.delta().applyTo(backup);
+        Sent sent = overTheWire(new PartitionDelta(KEY, partition.drainChanges(), false));
+        assertTrue(sent.carriesBody());
+        assertEquals(
+                StoreSerialization.COMMIT_BACKUP,
+                sent.operation().getClassId(),
+                "what a member of an older build reads");
+        sent.operation().delta().applyTo(backup);
         assertEquals(d.receiptToken(), backup.messages.get("m3").receiptToken());
         assertEquals(BODY, backup.messages.get("m3").body());
     }
 
     @Test
     void aDeleteAfterAReceiveInOneTurnOnlyRemoves() {
-        StoredPartition backup = holding(send("m4"));
+        StoredPartition backup = backupHolding("m4");
         Delivery d = partition.receive(1, 30_000).get(0);
         assertTrue(partition.delete(d.messageId(), d.receiptToken()));
         new PartitionDelta(KEY, partition.drainChanges(), true).applyTo(backup);
@@ -127,6 +127,7 @@ class PartitionDeltaTest {
     @Test
     void aDeliveryOfAMessageTheBackupNeverHeldMakesNothingUp() {
         send("m5");
+        partition.drainChanges(); // committed, but this backup missed it
         partition.receive(1, 30_000);
         StoredPartition backup = new StoredPartition();
         new PartitionDelta(KEY, partition.drainChanges(), true).applyTo(backup);
