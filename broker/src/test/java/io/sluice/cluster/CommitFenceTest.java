@@ -101,6 +101,16 @@ class CommitFenceTest {
         return new Partition(Clock.SYSTEM, () -> Long.MAX_VALUE / 2, false, index, new SequenceClock());
     }
 
+    /**
+     * Sends one message to {@code p}, commits it through member a (the partition's owner) and
+     * receives it: the receive's change is left in {@code p} for the test to commit.
+     */
+    private static Delivery sentThroughTheOwnerAndReceived(Partition p, int partition, String messageId)
+            throws Exception {
+        join(portOf(a).commit(QUEUE, partition, sendOne(p, messageId)));
+        return p.receive(1, 30_000).get(0);
+    }
+
     private static List<PartitionChange> sendOne(Partition p, String messageId) {
         p.send(
                 new MessageRecord(
@@ -139,8 +149,7 @@ class CommitFenceTest {
     void aReceiveReachesTheBackupAsTheMessagesNewDeliveryState() throws Exception {
         int mine = InProcessCluster.partitionOwnedBy(a, QUEUE, PARTITIONS);
         Partition p = partition(mine);
-        join(portOf(a).commit(QUEUE, mine, sendOne(p, "received-1")));
-        Delivery d = p.receive(1, 30_000).get(0);
+        Delivery d = sentThroughTheOwnerAndReceived(p, mine, "received-1");
 
         assertTrue(PartitionStore.of(a).everyMemberReadsDeliveries(), "both members are of this build");
         join(portOf(a).commit(QUEUE, mine, p.drainChanges()));
@@ -210,8 +219,7 @@ class CommitFenceTest {
     void theOwnersDeleteRemovesTheRecordAndARefusedOneLeavesIt() throws Exception {
         int mine = InProcessCluster.partitionOwnedBy(a, QUEUE, PARTITIONS);
         Partition p = partition(mine);
-        join(portOf(a).commit(QUEUE, mine, sendOne(p, "deleted-1")));
-        Delivery d = p.receive(1, 30_000).get(0);
+        Delivery d = sentThroughTheOwnerAndReceived(p, mine, "deleted-1");
         assertTrue(p.delete(d.messageId(), d.receiptToken()));
         List<PartitionChange> deletion = p.drainChanges();
 
