@@ -129,10 +129,7 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
     @Override
     public CompletionStage<QueueMeta> create(QueueMeta proposed) {
         return write(() -> {
-            Long deletedAt = deleted.get(proposed.name());
-            if (deletedAt != null && clock.millis() - deletedAt < DELETED_NAME_COOLDOWN_MILLIS) {
-                throw QueueRegistry.deletedRecently();
-            }
+            QueueRegistry.refuseIfDeletedRecently(deleted.get(proposed.name()), clock.millis());
             QueueMeta existing = queues.putIfAbsent(proposed.name(), proposed);
             if (existing == null) {
                 cache.put(proposed.name(), proposed);

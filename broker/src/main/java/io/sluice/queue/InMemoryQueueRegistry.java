@@ -52,9 +52,7 @@ public final class InMemoryQueueRegistry implements QueueRegistry {
     private QueueMeta createNow(QueueMeta proposed) {
         Long deleted = deletedAt.get(proposed.name());
         if (deleted != null) {
-            if (clock.millis() - deleted < DELETED_NAME_COOLDOWN_MILLIS) {
-                throw QueueRegistry.deletedRecently();
-            }
+            QueueRegistry.refuseIfDeletedRecently(deleted, clock.millis());
             deletedAt.remove(proposed.name(), deleted);
         }
         QueueMeta existing = queues.putIfAbsent(proposed.name(), proposed);

@@ -46,11 +46,19 @@ public interface QueueRegistry {
     /** Queues whose names start with the prefix, in name order. */
     List<QueueMeta> list(String prefix);
 
-    /** QueueDeletedRecently: a queue of this name was deleted less than {@link #DELETED_NAME_COOLDOWN_MILLIS} ago. */
-    static SqsException deletedRecently() {
-        return new SqsException(
-                ErrorCode.QUEUE_DELETED_RECENTLY,
-                "You must wait 60 seconds after deleting a queue before you can create another with the same name.");
+    /**
+     * Refuses a CreateQueue whose name was last deleted at {@code deletedAtMillis} (null: not
+     * deleted, or long enough ago to be forgotten) when that is less than {@link
+     * #DELETED_NAME_COOLDOWN_MILLIS} before {@code nowMillis}.
+     *
+     * @throws SqsException QueueDeletedRecently
+     */
+    static void refuseIfDeletedRecently(Long deletedAtMillis, long nowMillis) {
+        if (deletedAtMillis != null && nowMillis - deletedAtMillis < DELETED_NAME_COOLDOWN_MILLIS) {
+            throw new SqsException(
+                    ErrorCode.QUEUE_DELETED_RECENTLY,
+                    "You must wait 60 seconds after deleting a queue before you can create another with the same name.");
+        }
     }
 
     /**
