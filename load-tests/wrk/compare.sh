@@ -122,19 +122,22 @@ start_broker() { # target port
 # wrk against a queue for some seconds, or until the script creates $stop_file (fill, recvdel);
 # prints "requests non2xx client-ticks" and leaves wrk's report in $out/wrk-last.txt
 stop_file=$out/wrk-stopped
-# wrk's threads for a script: WRK_THREADS when given, else 2 for recvdel and 1 for the others. One
-# thread parsing recvdel's answers set Sluice's pace there, not ElasticMQ's (load-tests/README.md,
-# stop 52: over JSON Sluice 94,880 msg/s with one thread and 119,120 with two, ElasticMQ 28,541 and
-# 28,563).
+# wrk's threads for a script: always 1 for fill (it counts the messages it has stored); otherwise
+# WRK_THREADS when given, else 2 for recvdel and 1 for the others. One thread parsing recvdel's
+# answers set Sluice's pace there, not ElasticMQ's (load-tests/README.md, stop 52: over JSON Sluice
+# 94,880 msg/s with one thread and 119,120 with two, ElasticMQ 28,541 and 28,563).
 wrk_threads_for() {
-  if [[ -n $WRK_THREADS ]]; then echo "$WRK_THREADS"; elif [[ $1 == recvdel ]]; then echo 2; else echo 1; fi
+  if [[ $1 == fill ]]; then echo 1
+  elif [[ -n $WRK_THREADS ]]; then echo "$WRK_THREADS"
+  elif [[ $1 == recvdel ]]; then echo 2
+  else echo 1; fi
 }
 
 run_wrk() { # port script queue-url seconds [protocol]
   local report="$out/wrk-last.txt" w t0 t1
   rm -f "$stop_file"
   QUEUE_URL=$3 PROTOCOL=${5:-query} STOP_FILE=$stop_file \
-    wrk -t"${wrk_threads:-$(wrk_threads_for "$2")}" -c"$CONNECTIONS" -d"$4s" -s "$here/$2.lua" "http://127.0.0.1:$1/" >"$report" &
+    wrk -t"$(wrk_threads_for "$2")" -c"$CONNECTIONS" -d"$4s" -s "$here/$2.lua" "http://127.0.0.1:$1/" >"$report" &
   w=$!
   t0=$(cpu_ticks "$w" 0)
   # wrk's CPU, read just before it exits: it spends nearly all of it in the timed window
@@ -150,7 +153,7 @@ run_wrk() { # port script queue-url seconds [protocol]
 }
 fill() { # port queue-url messages
   # one thread: fill.lua counts per thread
-  FILL_MESSAGES=$3 wrk_threads=1 run_wrk "$1" fill "$2" 600 >/dev/null
+  FILL_MESSAGES=$3 run_wrk "$1" fill "$2" 600 >/dev/null
 }
 recvdel_field() { # name -> its value in the last recvdel report line
   sed -n "s/^recvdel .*$1=\([0-9]*\).*/\1/p" "$out/wrk-last.txt"
