@@ -1,50 +1,110 @@
 #!/usr/bin/env bash
-# SendMessage throughput and server CPU with wrk (a lighter client than Gatling), on one node or
-# a 3-node cluster (cluster-config/local.yaml), all load through the first node:
+# SendMessage throughput and server CPU with wrk (a lighter client than Gatling), one node against three,
+# all load through the first node. The three start as the README's "A cluster" starts them
+# (cluster-config/local.yaml, --event-loops 1); the one node is the embedded default.
 #
-#   load-tests/wrk/send.sh [JAR] [NODES]     JAR defaults to broker/target/sluice.jar, NODES to 3
+#   load-tests/wrk/send.sh [JAR] [NODES]     JAR defaults to broker/target/sluice.jar, NODES to "3 1"
 #
-# Starts NODES nodes on 127.0.0.1:9500, 9510, 9520, creates the queue $QUEUE ("bench"), runs
-# `wrk -t1 -c32 -d20s` twice (a warm-up, then the measured run), prints req/s and the nodes' CPU
-# (utime + stime from /proc/PID/stat) per message and how many requests the first node forwarded to
-# another, then 20 s of idle CPU, and stops the nodes. A send stays on the first node when it owns
-# any of the queue's partitions, which Hazelcast places by the queue's name (QUEUE=...).
-# Needs wrk (Debian: apt-get install wrk), curl, java 17. Every run is bounded (2 × 20 s of load).
+# NODES is a node count or several, run in that order each round ("3 1": three nodes, then one). Each run
+# starts the nodes afresh on 127.0.0.1:9500, 9510, 9520, creates the queue QUEUE ("bench2") through the
+# first, runs wrk -c32 on it for WARMUP seconds (not measured), purges it (so that the measured run does
+# not start on a heap full of the warm-up's messages), then DURATION seconds measured, and prints
+# SendMessage/s, the requests the first node forwarded to another (a send stays on the first node when it
+# owns any of the queue's partitions, which Hazelcast places by the queue's name: "bench2" keeps every send
+# on node 1, "bench" forwards every send), the JVMs' CPU per message by group of threads and thread
+# wake-ups (load-tests/wrk/thread-cpu.py), and the host's steal over the measured window.
+#
+# Knobs (environment): ROUNDS (1), QUEUE (bench2), PROTOCOL (json or query: send-json.lua or send.lua),
+# WARMUP (30) and DURATION (20) seconds, IDLE seconds of CPU measured with no load after the run (0: none),
+# HEAP (2g, -Xms and -Xmx of every node), JVM_OPTS (none; e.g. -XX:+UseParallelGC), EVENT_LOOPS of each
+# clustered node (1), WRK_THREADS (1; the 32 connections are shared by them). Ports 9500, 9510, 9520 and
+# Hazelcast's 5701-5703 must be free. Needs wrk (Debian: apt-get install wrk), curl, python3, java 17.
+# Traffic goes to 127.0.0.1 only; every run is bounded (WARMUP + DURATION + IDLE seconds).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 jar=${1:-$root/broker/target/sluice.jar}
-nodes=${2:-3}
-queue=${QUEUE:-bench}
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
-trap cleanup EXIT
-for ((i = 0; i < nodes; i++)); do
-  port=$((9500 + 10 * i))
-  if curl -s -o /dev/null "http://127.0.0.1:$port/health"; then echo "port $port is in use" >&2; exit 1; fi
-  if [[ $nodes -gt 1 ]]; then
-    java -Xms512m -Xmx512m -jar "$jar" --host 127.0.0.1 --port "$port" \
-      --cluster-config "$root/cluster-config/local.yaml" > "/tmp/wrk-send-$port.log" 2>&1 &
-  else
-    java -Xms512m -Xmx512m -jar "$jar" --host 127.0.0.1 --port "$port" > "/tmp/wrk-send-$port.log" 2>&1 &
-  fi
-  pids+=($!)
-  for _ in $(seq 1 240); do curl -sf -o /dev/null "http://127.0.0.1:$port/health" && break; sleep 0.5; done
+node_counts=${2:-3 1}
+ROUNDS=${ROUNDS:-1}
+QUEUE=${QUEUE:-bench2}
+PROTOCOL=${PROTOCOL:-json}
+WARMUP=${WARMUP:-30}
+DURATION=${DURATION:-20}
+IDLE=${IDLE:-0}
+HEAP=${HEAP:-2g}
+JVM_OPTS=${JVM_OPTS:-}
+EVENT_LOOPS=${EVENT_LOOPS:-1}
+WRK_THREADS=${WRK_THREADS:-1}
+case "$PROTOCOL" in
+  json) lua=$here/send-json.lua ;;
+  query) lua=$here/send.lua ;;
+  *) echo "send.sh: PROTOCOL must be json or query" >&2; exit 2 ;;
+esac
+[[ -f $jar ]] || { echo "send.sh: no $jar; build it first: mvn -q -B -DskipTests package" >&2; exit 2; }
+for port in 9500 9510 9520 5701 5702 5703; do
+  ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null ||
+    { echo "send.sh: port $port is in use (needs 9500, 9510, 9520 and 5701-5703)" >&2; exit 2; }
 done
-curl -sf -o /dev/null -X POST -d "Action=CreateQueue&QueueName=$queue&Version=2012-11-05" http://127.0.0.1:9500/
-export QUEUE_URL="http://127.0.0.1:9500/000000000000/$queue"
-cpu() { local s=0; for p in "${pids[@]}"; do s=$((s + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done; echo "$s"; }
-wrk -t1 -c32 -d20s -s "$here/send.lua" http://127.0.0.1:9500/ > /dev/null
-forwarded() { curl -s --max-time 5 http://127.0.0.1:9500/metrics | awk '/^sluice_requests_forwarded_total / { printf "%d", $2 }'; }
-f0=$(forwarded)
-t0=$(cpu)
-out=$(wrk -t1 -c32 -d20s -s "$here/send.lua" http://127.0.0.1:9500/)
-t1=$(cpu)
-f1=$(forwarded)
-reqs=$(echo "$out" | awk '/requests in/ {print $1}')
+archive=()
+[[ -f ${jar%.jar}.jsa ]] && archive=(-XX:SharedArchiveFile="${jar%.jar}.jsa")
+work=$(mktemp -d)
+pids=()
+stop_nodes() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  pids=()
+}
+trap 'stop_nodes; rm -rf "$work"' EXIT
 tck=$(getconf CLK_TCK)
-echo "$nodes node(s): $(echo "$out" | awk '/Requests\/sec/ {print $2}') SendMessage/s, server CPU $(( (t1 - t0) * 1000000 / tck / reqs )) µs per message"
-echo "queue $queue: the first node forwarded $((f1 - f0)) of $reqs requests"
-echo "$out" | grep -E "Latency|Non-2xx|Socket errors" || true
-sleep 5; i0=$(cpu); sleep 20; i1=$(cpu)
-echo "idle after the load: $(( (i1 - i0) * 100 / tck / 20 )) % of a core (all nodes)"
+cpu() { local s=0 p; for p in "${pids[@]}"; do s=$((s + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done; echo "$s"; }
+metric() { curl -s --max-time 5 http://127.0.0.1:9500/metrics | awk -v k="$1" '$1 == k { printf "%d", $2; found = 1 } END { if (!found) printf "0" }'; }
+steal() { awk '/^cpu / { print $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+
+run() { # nodes round
+  local nodes=$1 round=$2 i port cluster=()
+  for ((i = 0; i < nodes; i++)); do
+    port=$((9500 + 10 * i))
+    [[ $nodes -gt 1 ]] && cluster=(--cluster-config "$root/cluster-config/local.yaml" --event-loops "$EVENT_LOOPS")
+    # shellcheck disable=SC2086 # JVM_OPTS is a list of options
+    java -Xms"$HEAP" -Xmx"$HEAP" "${archive[@]}" $JVM_OPTS -jar "$jar" --host 127.0.0.1 --port "$port" "${cluster[@]}" \
+      >"$work/node-$port.log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 1 240); do curl -sf -o /dev/null "http://127.0.0.1:$port/health" && break; sleep 0.5; done
+    curl -sf -o /dev/null "http://127.0.0.1:$port/health" ||
+      { echo "send.sh: node on port $port did not start, see its log:" >&2; tail -20 "$work/node-$port.log" >&2; exit 1; }
+  done
+  # The warm-up runs on the measured queue (the same placement, so the same code paths are compiled), which
+  # is then purged: a send-only load keeps every message, and the measured run should not start on a heap the
+  # warm-up filled.
+  curl -sf -o /dev/null -X POST -d "Action=CreateQueue&QueueName=$QUEUE&Version=2012-11-05" http://127.0.0.1:9500/
+  export QUEUE_URL="http://127.0.0.1:9500/000000000000/$QUEUE"
+  wrk -t"$WRK_THREADS" -c32 -d"${WARMUP}s" -s "$lua" http://127.0.0.1:9500/ >/dev/null
+  curl -sf -o /dev/null -X POST --data-urlencode "QueueUrl=$QUEUE_URL" -d "Action=PurgeQueue&Version=2012-11-05" http://127.0.0.1:9500/
+  sleep 5 # the purge's removals are committed and the messages become garbage
+  local f0 s0 out f1 s1 reqs
+  f0=$(metric sluice_requests_forwarded_total)
+  s0=$(steal)
+  python3 "$here/thread-cpu.py" snap "$work/before.json" "${pids[@]}"
+  out=$(wrk -t"$WRK_THREADS" -c32 -d"${DURATION}s" -s "$lua" http://127.0.0.1:9500/)
+  python3 "$here/thread-cpu.py" snap "$work/after.json" "${pids[@]}"
+  s1=$(steal)
+  f1=$(metric sluice_requests_forwarded_total)
+  reqs=$(echo "$out" | awk '/requests in/ { print $1 }')
+  echo "round $round, $nodes node(s)${JVM_OPTS:+, $JVM_OPTS}, $(date -u +%H:%M:%S) UTC: $(echo "$out" | awk '/Requests\/sec/ { printf "%d", $2 }') SendMessage/s over $PROTOCOL (wrk -t$WRK_THREADS);" \
+    "node 1 forwarded $((f1 - f0)) of $reqs; host steal $(echo "$s0 $s1" | awk '{ if ($4 > $2) printf "%.1f", 100 * ($3 - $1) / ($4 - $2) }') %"
+  python3 "$here/thread-cpu.py" diff "$work/before.json" "$work/after.json" "$reqs"
+  echo "$out" | grep -E "Latency|Non-2xx|Socket errors" || true
+  if [[ $IDLE -gt 0 ]]; then
+    sleep 5
+    local i0 i1
+    i0=$(cpu); sleep "$IDLE"; i1=$(cpu)
+    echo "  idle after the load: $(( (i1 - i0) * 100 / tck / IDLE )) % of a core (all nodes)"
+  fi
+  stop_nodes
+}
+
+for ((r = 1; r <= ROUNDS; r++)); do
+  for n in $node_counts; do
+    run "$n" "$r"
+  done
+done
