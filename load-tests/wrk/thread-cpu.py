@@ -8,7 +8,8 @@
 Groups by thread name: Vert.x event loops ("loops"), Hazelcast's threads ("hazelcast": partition, IO, generic
 operation threads), the collector's ("gc", G1's and ParallelGC's worker and refinement threads; SerialGC collects
 on the "VM Thread", counted as "other"), the JIT's ("jit"), the rest ("other"). A wake-up is a voluntary context
-switch: the thread blocked and was woken again. Used by load-tests/wrk/send.sh.
+switch: the thread blocked and was woken again. A thread that ended between the snapshots is missing from the
+second, so its CPU is not counted (the groups above are long-lived threads). Used by load-tests/wrk/send.sh.
 """
 
 import json
@@ -59,8 +60,10 @@ def diff(before, after, messages):
         pid, name = key.split(":")
         was = before.get(key, [0, 0])
         per_jvm.setdefault(pid, {})[name] = ((ticks - was[0]) * micros, (wakes - was[1]) / messages)
-    summed = {g: (sum(j.get(g, (0, 0))[0] for j in per_jvm.values()), sum(j.get(g, (0, 0))[1] for j in per_jvm.values()))
-              for g in GROUPS}
+    summed = {}
+    for g in GROUPS:
+        summed[g] = (sum(j.get(g, (0, 0))[0] for j in per_jvm.values()),
+                     sum(j.get(g, (0, 0))[1] for j in per_jvm.values()))
     total = sum(cpu for cpu, _ in summed.values())
     print(f"  CPU {total:.1f} µs per message: "
           + ", ".join(f"{g} {cpu:.1f} ({w:.2f} wake-ups)" for g, (cpu, w) in summed.items()))
