@@ -80,7 +80,15 @@ run() { # nodes round
   export QUEUE_URL="http://127.0.0.1:9500/000000000000/$QUEUE"
   wrk -t"$WRK_THREADS" -c32 -d"${WARMUP}s" -s "$lua" http://127.0.0.1:9500/ >/dev/null
   curl -sf -o /dev/null -X POST --data-urlencode "QueueUrl=$QUEUE_URL" -d "Action=PurgeQueue&Version=2012-11-05" http://127.0.0.1:9500/
-  sleep 5 # the purge's removals are committed and the messages become garbage
+  local left
+  for _ in $(seq 1 50); do # the queue's count, gathered from every node, reads 0 within 10 s
+    left=$(curl -sf -X POST --data-urlencode "QueueUrl=$QUEUE_URL" \
+      -d "Action=GetQueueAttributes&AttributeName.1=ApproximateNumberOfMessages&Version=2012-11-05" http://127.0.0.1:9500/ |
+      sed -n 's/.*<Value>\([0-9]*\)<\/Value>.*/\1/p')
+    [[ $left == 0 ]] && break
+    sleep 0.2
+  done
+  [[ $left == 0 ]] || { echo "send.sh: the purged queue still holds ${left:-?} messages after 10 s" >&2; exit 1; }
   local f0 s0 out f1 s1 reqs
   f0=$(metric sluice_requests_forwarded_total)
   s0=$(steal)

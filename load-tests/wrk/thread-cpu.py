@@ -6,9 +6,10 @@
                                           microseconds and the wake-ups by group, summed over the JVMs and per JVM
 
 Groups by thread name: Vert.x event loops ("loops"), Hazelcast's threads ("hazelcast": partition, IO, generic
-operation threads), the collector's ("gc", G1's and ParallelGC's worker and refinement threads; SerialGC collects
-on the "VM Thread", counted as "other"), the JIT's ("jit"), the rest ("other"). A wake-up is a voluntary context
-switch: the thread blocked and was woken again. A thread that ended between the snapshots is missing from the
+operation threads), the collector's ("gc", the same names profile-breakdown.py counts as the collector's: G1's and
+ParallelGC's workers, G1's refinement and marking threads; SerialGC collects on the "VM Thread", counted as
+"other"), the JIT's ("jit"), the rest ("other"). A wake-up is a voluntary context switch: the thread blocked and
+was woken again. A thread that ended between the snapshots is missing from the
 second, so its CPU is not counted (the groups above are long-lived threads). Used by load-tests/wrk/send.sh.
 """
 
@@ -25,7 +26,7 @@ def group(name):
         return "loops"
     if name.startswith("hz."):
         return "hazelcast"
-    if name.startswith(("GC Thread", "G1 ", "ParGC", "GC ")):
+    if name.startswith(("GC Thread", "G1 ")):  # G1's and ParallelGC's workers, G1's refinement and marking
         return "gc"
     if name.startswith(("C1 Compiler", "C2 Compiler")):
         return "jit"
