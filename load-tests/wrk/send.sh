@@ -7,18 +7,20 @@
 #
 # NODES is a node count or several, run in that order each round ("3 1": three nodes, then one). Each run
 # starts the nodes afresh on 127.0.0.1:9500, 9510, 9520, creates the queue QUEUE ("bench2") through the
-# first, runs wrk -c32 on it for WARMUP seconds (not measured), purges it (so that the measured run does
-# not start on a heap full of the warm-up's messages), then DURATION seconds measured, and prints
+# first, runs wrk (CONNECTIONS in flight) on it for WARMUP seconds (not measured), purges it (so that the
+# measured run does not start on a heap full of the warm-up's messages), then DURATION seconds measured, and prints
 # SendMessage/s, the requests the first node forwarded to another (a send stays on the first node when it
 # owns any of the queue's partitions, which Hazelcast places by the queue's name: "bench2" keeps every send
 # on node 1, "bench" forwards every send), the JVMs' CPU per message by group of threads and thread
-# wake-ups (load-tests/wrk/thread-cpu.py), and the host's steal over the measured window.
+# wake-ups (load-tests/wrk/thread-cpu.py), and the host's busy share and steal over the measured window.
 #
 # Knobs (environment): ROUNDS (1), QUEUE (bench2), PROTOCOL (json or query: send-json.lua or send.lua),
 # WARMUP (30) and DURATION (20) seconds, IDLE seconds of CPU measured with no load after the run (0: none),
 # HEAP (2g, -Xms and -Xmx of every node), JVM_OPTS (none; e.g. -XX:+UseParallelGC), EVENT_LOOPS of each
-# clustered node (1), WRK_THREADS (1; the 32 connections are shared by them). Ports 9500, 9510, 9520 and
-# Hazelcast's 5701-5703 must be free. Needs wrk (Debian: apt-get install wrk), curl, python3, java 17.
+# clustered node (1), WRK_THREADS (1), CONNECTIONS (32: requests in flight, shared by the wrk threads). A busy
+# share well under 100 % means the run was bounded by the latency at that many requests in flight, not by
+# the CPU. Ports 9500, 9510, 9520 and Hazelcast's 5701-5703 must be
+# free. Needs wrk (Debian: apt-get install wrk), curl, python3, java 17.
 # Traffic goes to 127.0.0.1 only; every run is bounded (WARMUP + DURATION + IDLE seconds).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,6 +37,7 @@ HEAP=${HEAP:-2g}
 JVM_OPTS=${JVM_OPTS:-}
 EVENT_LOOPS=${EVENT_LOOPS:-1}
 WRK_THREADS=${WRK_THREADS:-1}
+CONNECTIONS=${CONNECTIONS:-32}
 case "$PROTOCOL" in
   json) lua=$here/send-json.lua ;;
   query) lua=$here/send.lua ;;
@@ -58,7 +61,8 @@ trap 'stop_nodes; rm -rf "$work"' EXIT
 tck=$(getconf CLK_TCK)
 cpu() { local s=0 p; for p in "${pids[@]}"; do s=$((s + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done; echo "$s"; }
 metric() { curl -s --max-time 5 http://127.0.0.1:9500/metrics | awk -v k="$1" '$1 == k { printf "%d", $2; found = 1 } END { if (!found) printf "0" }'; }
-steal() { awk '/^cpu / { print $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+# The host's stolen, idle (with iowait) and total ticks since boot.
+host_ticks() { awk '/^cpu / { print $9, $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
 
 run() { # nodes round
   local nodes=$1 round=$2 i port cluster=()
@@ -78,7 +82,7 @@ run() { # nodes round
   # warm-up filled.
   curl -sf -o /dev/null -X POST -d "Action=CreateQueue&QueueName=$QUEUE&Version=2012-11-05" http://127.0.0.1:9500/
   export QUEUE_URL="http://127.0.0.1:9500/000000000000/$QUEUE"
-  wrk -t"$WRK_THREADS" -c32 -d"${WARMUP}s" -s "$lua" http://127.0.0.1:9500/ >/dev/null
+  wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" -s "$lua" http://127.0.0.1:9500/ >/dev/null
   curl -sf -o /dev/null -X POST --data-urlencode "QueueUrl=$QUEUE_URL" -d "Action=PurgeQueue&Version=2012-11-05" http://127.0.0.1:9500/
   local left
   for _ in $(seq 1 50); do # the queue's count, gathered from every node, reads 0 within 10 s
@@ -91,15 +95,16 @@ run() { # nodes round
   [[ $left == 0 ]] || { echo "send.sh: the purged queue still holds ${left:-?} messages after 10 s" >&2; exit 1; }
   local f0 s0 out f1 s1 reqs
   f0=$(metric sluice_requests_forwarded_total)
-  s0=$(steal)
+  s0=$(host_ticks)
   python3 "$here/thread-cpu.py" snap "$work/before.json" "${pids[@]}"
-  out=$(wrk -t"$WRK_THREADS" -c32 -d"${DURATION}s" -s "$lua" http://127.0.0.1:9500/)
+  out=$(wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${DURATION}s" -s "$lua" http://127.0.0.1:9500/)
   python3 "$here/thread-cpu.py" snap "$work/after.json" "${pids[@]}"
-  s1=$(steal)
+  s1=$(host_ticks)
   f1=$(metric sluice_requests_forwarded_total)
   reqs=$(echo "$out" | awk '/requests in/ { print $1 }')
-  echo "round $round, $nodes node(s)${JVM_OPTS:+, $JVM_OPTS}, $(date -u +%H:%M:%S) UTC: $(echo "$out" | awk '/Requests\/sec/ { printf "%d", $2 }') SendMessage/s over $PROTOCOL (wrk -t$WRK_THREADS);" \
-    "node 1 forwarded $((f1 - f0)) of $reqs; host steal $(echo "$s0 $s1" | awk '{ if ($4 > $2) printf "%.1f", 100 * ($3 - $1) / ($4 - $2) }') %"
+  echo "round $round, $nodes node(s)${JVM_OPTS:+, $JVM_OPTS}, $(date -u +%H:%M:%S) UTC: $(echo "$out" | awk '/Requests\/sec/ { printf "%d", $2 }') SendMessage/s over $PROTOCOL (wrk -t$WRK_THREADS -c$CONNECTIONS);" \
+    "node 1 forwarded $((f1 - f0)) of $reqs;" \
+    "$(echo "$s0 $s1" | awk '$6 > $3 { t = $6 - $3; printf "host busy %.1f %%, steal %.1f %%", 100 * (t - ($5 - $2) - ($4 - $1)) / t, 100 * ($4 - $1) / t }')"
   python3 "$here/thread-cpu.py" diff "$work/before.json" "$work/after.json" "$reqs"
   echo "$out" | grep -E "Latency|Non-2xx|Socket errors" || true
   if [[ $IDLE -gt 0 ]]; then
