@@ -19,7 +19,8 @@
 # HEAP (2g, -Xms and -Xmx of every node), JVM_OPTS (none; e.g. -XX:+UseParallelGC), EVENT_LOOPS of each
 # clustered node (1), WRK_THREADS (1), CONNECTIONS (32: requests in flight, shared by the wrk threads). A busy
 # share well under 100 % means the run was bounded by the latency at that many requests in flight, not by
-# the CPU. Ports 9500, 9510, 9520 and Hazelcast's 5701-5703 must be
+# the CPU. A send answered with an error counts as failed, not as a message (as compare.sh counts them); the
+# script exits 1 after its runs if any send failed. Ports 9500, 9510, 9520 and Hazelcast's 5701-5703 must be
 # free. Needs wrk (Debian: apt-get install wrk), curl, python3, java 17.
 # Traffic goes to 127.0.0.1 only; every run is bounded (WARMUP + DURATION + IDLE seconds).
 set -euo pipefail
@@ -52,6 +53,7 @@ archive=()
 [[ -f ${jar%.jar}.jsa ]] && archive=(-XX:SharedArchiveFile="${jar%.jar}.jsa")
 work=$(mktemp -d)
 pids=()
+failures=0
 stop_nodes() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
@@ -93,7 +95,7 @@ run() { # nodes round
     sleep 0.2
   done
   [[ $left == 0 ]] || { echo "send.sh: the purged queue still holds ${left:-?} messages after 10 s" >&2; exit 1; }
-  local f0 s0 out f1 s1 reqs
+  local f0 s0 out f1 s1 reqs failed sent
   f0=$(metric sluice_requests_forwarded_total)
   s0=$(host_ticks)
   python3 "$here/thread-cpu.py" snap "$work/before.json" "${pids[@]}"
@@ -102,10 +104,13 @@ run() { # nodes round
   s1=$(host_ticks)
   f1=$(metric sluice_requests_forwarded_total)
   reqs=$(echo "$out" | awk '/requests in/ { print $1 }')
+  failed=$(echo "$out" | awk '/Non-2xx/ { n = $NF } END { print n + 0 }')
+  sent=$((reqs - failed))
+  failures=$((failures + failed))
   echo "round $round, $nodes node(s)${JVM_OPTS:+, $JVM_OPTS}, $(date -u +%H:%M:%S) UTC: $(echo "$out" | awk '/Requests\/sec/ { printf "%d", $2 }') SendMessage/s over $PROTOCOL (wrk -t$WRK_THREADS -c$CONNECTIONS);" \
-    "node 1 forwarded $((f1 - f0)) of $reqs;" \
+    "$failed failed; node 1 forwarded $((f1 - f0)) of $reqs requests;" \
     "$(echo "$s0 $s1" | awk '$6 > $3 { t = $6 - $3; printf "host busy %.1f %%, steal %.1f %%", 100 * (t - ($5 - $2) - ($4 - $1)) / t, 100 * ($4 - $1) / t }')"
-  python3 "$here/thread-cpu.py" diff "$work/before.json" "$work/after.json" "$reqs"
+  python3 "$here/thread-cpu.py" diff "$work/before.json" "$work/after.json" "$sent"
   echo "$out" | grep -E "Latency|Non-2xx|Socket errors" || true
   if [[ $IDLE -gt 0 ]]; then
     sleep 5
@@ -121,3 +126,4 @@ for ((r = 1; r <= ROUNDS; r++)); do
     run "$n" "$r"
   done
 done
+[[ $failures -eq 0 ]] || { echo "send.sh: $failures sends failed; these figures do not count" >&2; exit 1; }

@@ -9,8 +9,8 @@ Groups by thread name: Vert.x event loops ("loops"), Hazelcast's threads ("hazel
 operation threads), the collector's ("gc", the same names profile-breakdown.py counts as the collector's: G1's and
 ParallelGC's workers, G1's refinement and marking threads; SerialGC collects on the "VM Thread", counted as
 "other"), the JIT's ("jit"), the rest ("other"). A wake-up is a voluntary context switch: the thread blocked and
-was woken again. A thread that ended between the snapshots is missing from the
-second, so its CPU is not counted (the groups above are long-lived threads). Used by load-tests/wrk/send.sh.
+was woken again. A thread that ended between the snapshots is missing from the second, so its CPU is not
+counted (the groups above are long-lived threads). Used by load-tests/wrk/send.sh.
 """
 
 import json
@@ -61,10 +61,11 @@ def diff(before, after, messages):
         pid, name = key.split(":")
         was = before.get(key, [0, 0])
         per_jvm.setdefault(pid, {})[name] = ((ticks - was[0]) * micros, (wakes - was[1]) / messages)
-    summed = {}
-    for g in GROUPS:
-        summed[g] = (sum(j.get(g, (0, 0))[0] for j in per_jvm.values()),
-                     sum(j.get(g, (0, 0))[1] for j in per_jvm.values()))
+    summed = {g: [0.0, 0.0] for g in GROUPS}
+    for groups in per_jvm.values():
+        for g, (cpu, w) in groups.items():
+            summed[g][0] += cpu
+            summed[g][1] += w
     total = sum(cpu for cpu, _ in summed.values())
     print(f"  CPU {total:.1f} µs per message: "
           + ", ".join(f"{g} {cpu:.1f} ({w:.2f} wake-ups)" for g, (cpu, w) in summed.items()))
