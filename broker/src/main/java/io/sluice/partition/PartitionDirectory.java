@@ -205,12 +205,19 @@ public final class PartitionDirectory implements PartitionRouter {
         }
     }
 
-    /** Drops the partitions of a deleted queue. */
+    /**
+     * Drops the partitions of a deleted queue, each after erasing what it stored: a send that
+     * reached a partition between DeleteQueue's purge and the deletion's news would otherwise stay
+     * in its replicas and come back in a queue created later under the same name.
+     */
     public void forget(String queueName) {
         hosts.keySet().removeIf(k -> {
             boolean match = k.queue().equals(queueName);
             if (match) {
-                detach(hosts.get(k));
+                Future<PartitionHost> f = hosts.get(k);
+                if (f != null) {
+                    f.onSuccess(loops::retire);
+                }
             }
             return match;
         });

@@ -161,6 +161,24 @@ public final class PartitionHost {
         state.release();
     }
 
+    /**
+     * Stops serving because the queue was deleted, and removes what the partition holds from
+     * storage as well: in one more commit, after any commit under way (a partition's commits never
+     * overlap), so that nothing of the deleted queue stays in the replicas, where a queue created
+     * later under its name would find it. A send that got in before the deletion reached this node
+     * is removed with the rest. Does nothing to a host that already stopped serving (moved away or
+     * broken): it no longer writes here. Runs on the loop.
+     */
+    void retire() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        state.erase();
+        publishStats();
+        whenCommitted(err -> {});
+    }
+
     /** Whether this host stopped serving (lost, broken or closed); the directory drops it. */
     boolean isClosed() {
         return closed;

@@ -130,6 +130,15 @@ public final class PartitionLoops {
         });
     }
 
+    /** Detaches the partition of a deleted queue, which first erases what it stored ({@link PartitionHost#retire}). */
+    void retire(PartitionHost host) {
+        Loop loop = loopOf(host.loop());
+        loop.context().runOnContext(v -> {
+            loop.hosts.remove(host);
+            host.retire();
+        });
+    }
+
     /** Stops the timers; partitions still attached stay as they are. */
     public Future<Void> stop() {
         return vertx.undeploy(deploymentId);

@@ -271,6 +271,22 @@ public final class Partition {
     }
 
     /**
+     * Removes everything the partition holds, each removal a change for storage: its queue was
+     * deleted, and none of its messages, deduplication records or receive attempts may outlive it
+     * in the replicas, from which a queue of the same name created later would be rebuilt.
+     */
+    public void erase() {
+        purge();
+        for (String key : dedup.keySet()) {
+            changes.add(new PartitionChange.DedupRemoved(key));
+        }
+        for (String attemptId : attempts.keySet()) {
+            changes.add(new PartitionChange.AttemptRemoved(attemptId));
+        }
+        release();
+    }
+
+    /**
      * Lets go of everything once the partition's owner stops serving it (its queue was deleted, or
      * it moved to another node, which rebuilds it from the replica). Changes not yet committed stay
      * for a commit under way. The insertion-ordered maps are emptied entry by entry because their

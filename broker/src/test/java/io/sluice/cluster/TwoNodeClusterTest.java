@@ -10,6 +10,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.listener.EntryAddedListener;
 import com.hazelcast.spi.properties.ClusterProperty;
+import io.sluice.cluster.store.PartitionStore;
 import io.sluice.config.BrokerConfig;
 import io.sluice.config.ConfigLoader;
 import io.sluice.it.BrokerExtension;
@@ -428,6 +429,57 @@ class TwoNodeClusterTest {
             assertFalse(sent.isEmpty());
             assertEquals("forwarded", firstBody(viaB, url));
         }
+    }
+
+    /**
+     * A send that reaches a partition between DeleteQueue's purge and its owner's news of the
+     * deletion leaves nothing behind: the owner erases the partition's records, primary and backup,
+     * once it hears the news, so a queue created later under the name cannot find the message. Here
+     * B's news is held while A deletes the queue, and the send goes through B to B's partition.
+     */
+    @Test
+    void aSendThatRacesDeleteQueueLeavesNoRecordInAnyReplica() throws Exception {
+        HazelcastInstance memberA = member(a);
+        HazelcastInstance memberB = member(b);
+        String queue = IntStream.range(0, 100)
+                .mapToObj(i -> "erased-" + i)
+                .filter(name -> ownsSome(memberB, name))
+                .findFirst()
+                .orElseThrow();
+        String url = viaA.createQueue(r -> r.queueName(queue)).queueUrl();
+        String urlViaB = url.replace(a.baseUrl(), b.baseUrl());
+        viaB.sendMessage(r -> r.queueUrl(urlViaB).messageBody("before"));
+        try (NewsHold held = NewsHold.of(memberB)) {
+            viaA.deleteQueue(r -> r.queueUrl(url));
+            // B has not heard of the deletion: it takes the send and stores it in its own partition.
+            assertFalse(viaB.sendMessage(r -> r.queueUrl(urlViaB).messageBody("racing"))
+                    .messageId()
+                    .isEmpty());
+            assertTrue(storedAnywhere(memberA, memberB, queue), "the racing send is stored before B hears the news");
+        }
+        await("the deleted queue's records erased from every replica")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> !storedAnywhere(memberA, memberB, queue));
+    }
+
+    /** Whether any replica of any of the queue's 8 partitions, on either member, holds a message. */
+    private static boolean storedAnywhere(HazelcastInstance x, HazelcastInstance y, String queue) {
+        for (int p = 0; p < 8; p++) {
+            PartitionKey key = new PartitionKey(queue, p);
+            for (HazelcastInstance member : List.of(x, y)) {
+                for (int replica = 0; replica <= 1; replica++) {
+                    if (!PartitionStore.of(member)
+                            .readReplica(key, replica)
+                            .toCompletableFuture()
+                            .join()
+                            .messages()
+                            .isEmpty()) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** The Hazelcast member of a node of this cluster: A started first, so it is the oldest. */

@@ -36,6 +36,7 @@ import org.junit.jupiter.api.Test;
 class PartitionHostTest {
     private final Vertx vertx = Vertx.vertx();
     private final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
+    private final List<List<PartitionChange>> committed = new CopyOnWriteArrayList<>();
     private final List<CompletableFuture<Void>> pendingCommits = new CopyOnWriteArrayList<>();
     private volatile boolean holdCommits;
     private final AtomicInteger wakes = new AtomicInteger();
@@ -45,6 +46,7 @@ class PartitionHostTest {
         @Override
         public CompletionStage<Void> commit(String queueName, int partition, List<PartitionChange> changes) {
             batchSizes.add(changes.size());
+            committed.add(List.copyOf(changes));
             CompletableFuture<Void> f = new CompletableFuture<>();
             if (holdCommits) {
                 pendingCommits.add(f);
@@ -246,6 +248,36 @@ class PartitionHostTest {
         Future<ReceiveOutcome> f = d.execute("q", 0, new PartitionRequest.Receive(1, 1000));
         Awaitility.await().atMost(5, TimeUnit.SECONDS).until(f::isComplete);
         assertTrue(f.failed());
+    }
+
+    /**
+     * A deleted queue's partition removes what it stored, in a commit after the one under way: a
+     * send applied just before the deletion's news is removed from storage too.
+     */
+    @Test
+    void aDeletedQueuesPartitionCommitsTheRemovalOfWhatItHeldAfterTheCommitUnderWay() throws Exception {
+        PartitionDirectory d = directory();
+        await(d.execute("q", 0, new PartitionRequest.Send(message(1), 0)));
+        holdCommits = true;
+        Future<SendOutcome> racing = d.execute("q", 0, new PartitionRequest.Send(message(2), 0));
+        Awaitility.await().atMost(5, TimeUnit.SECONDS).until(() -> !pendingCommits.isEmpty());
+        int before = committed.size();
+        registry.delete("q").toCompletableFuture().join();
+        d.forget("q");
+        Awaitility.await()
+                .during(200, TimeUnit.MILLISECONDS)
+                .atMost(2, TimeUnit.SECONDS)
+                .until(() -> committed.size() == before);
+        holdCommits = false;
+        pendingCommits.forEach(f -> f.complete(null));
+        await(racing);
+        Awaitility.await().atMost(5, TimeUnit.SECONDS).until(() -> committed.size() == before + 1);
+        List<String> removed = committed.get(before).stream()
+                .filter(c -> c instanceof PartitionChange.MessageRemoved)
+                .map(c -> ((PartitionChange.MessageRemoved) c).messageId())
+                .sorted()
+                .toList();
+        assertEquals(List.of("m1", "m2"), removed);
     }
 
     @Test

@@ -10,8 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** FIFO partitions, dead-letter redrive and move pacing, with a fake clock. */
@@ -331,6 +334,52 @@ class FifoPartitionTest {
         assertTrue(rebuilt.send(message("A", "dup"), 0, "k2").duplicate(), "dedup survives the rebuild");
         clock.advanceSeconds(10);
         assertEquals(List.of("a1", "a2"), bodies(rebuilt.receive(10, 10_000)), "a1 back after its timeout, in order");
+    }
+
+    @Test
+    void eraseRemovesMessagesDedupRecordsAndAttemptsFromStorageToo() {
+        partition.send(message("A", "a1"), 0, "k1");
+        partition.send(message("A", "a2"), 0, "k2");
+        Delivery d = partition.receive(1, 60_000).get(0);
+        partition.rememberAttempt("att", List.of(new AttemptRef(3, d.messageId(), d.receiptToken())));
+        partition.drainChanges(); // committed before the queue is deleted
+        partition.send(message("B", "b1"), 0, "k3"); // not committed yet
+        partition.erase();
+        Set<String> removedMessages = new HashSet<>();
+        Set<String> removedDedup = new HashSet<>();
+        Set<String> removedAttempts = new HashSet<>();
+        List<PartitionChange> changes = partition.drainChanges();
+        for (PartitionChange c : changes) {
+            if (c instanceof PartitionChange.MessageRemoved m) {
+                removedMessages.add(m.messageId());
+            } else if (c instanceof PartitionChange.DedupRemoved r) {
+                removedDedup.add(r.key());
+            } else if (c instanceof PartitionChange.AttemptRemoved r) {
+                removedAttempts.add(r.attemptId());
+            }
+        }
+        assertEquals(3, removedMessages.size(), "every message, in flight or not, committed or not: " + changes);
+        assertEquals(Set.of("k1", "k2", "k3"), removedDedup);
+        assertEquals(Set.of("att"), removedAttempts);
+        int storedAt = -1;
+        int removedAt = -1;
+        for (int i = 0; i < changes.size(); i++) {
+            if (changes.get(i) instanceof PartitionChange.MessageStored m) {
+                storedAt = i;
+                int stored = i;
+                removedAt = IntStream.range(stored + 1, changes.size())
+                        .filter(j -> changes.get(j) instanceof PartitionChange.MessageRemoved r
+                                && r.messageId().equals(m.messageId()))
+                        .findFirst()
+                        .orElse(-1);
+            }
+        }
+        assertTrue(
+                storedAt >= 0 && removedAt > storedAt,
+                "the uncommitted send is removed after it is stored: " + changes);
+        assertEquals(0, partition.visibleCount() + partition.inFlightCount() + partition.delayedCount());
+        assertTrue(partition.receive(10, 10_000).isEmpty());
+        assertFalse(partition.send(message("A", "again"), 0, "k1").duplicate(), "no dedup record survives");
     }
 
     @Test
