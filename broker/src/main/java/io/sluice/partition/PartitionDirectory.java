@@ -211,13 +211,10 @@ public final class PartitionDirectory implements PartitionRouter {
      * in its replicas and come back in a queue created later under the same name.
      */
     public void forget(String queueName) {
-        hosts.keySet().removeIf(k -> {
-            boolean match = k.queue().equals(queueName);
+        hosts.entrySet().removeIf(e -> {
+            boolean match = e.getKey().queue().equals(queueName);
             if (match) {
-                Future<PartitionHost> f = hosts.get(k);
-                if (f != null) {
-                    f.onSuccess(loops::retire);
-                }
+                e.getValue().onSuccess(loops::retire);
             }
             return match;
         });

@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * The event loops partitions live on: one deployed verticle per loop, whose context runs the
@@ -122,20 +123,21 @@ public final class PartitionLoops {
         });
     }
 
+    /** Takes the partition off its loop's timer and lets go of it ({@link PartitionHost#close}). */
     void detach(PartitionHost host) {
-        Loop loop = loopOf(host.loop());
-        loop.context().runOnContext(v -> {
-            loop.hosts.remove(host);
-            host.close();
-        });
+        detach(host, PartitionHost::close);
     }
 
     /** Detaches the partition of a deleted queue, which first erases what it stored ({@link PartitionHost#retire}). */
     void retire(PartitionHost host) {
+        detach(host, PartitionHost::retire);
+    }
+
+    private void detach(PartitionHost host, Consumer<PartitionHost> last) {
         Loop loop = loopOf(host.loop());
         loop.context().runOnContext(v -> {
             loop.hosts.remove(host);
-            host.retire();
+            last.accept(host);
         });
     }
 

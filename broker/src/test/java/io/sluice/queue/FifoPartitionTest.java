@@ -14,7 +14,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** FIFO partitions, dead-letter redrive and move pacing, with a fake clock. */
@@ -343,11 +342,13 @@ class FifoPartitionTest {
         Delivery d = partition.receive(1, 60_000).get(0);
         partition.rememberAttempt("att", List.of(new AttemptRef(3, d.messageId(), d.receiptToken())));
         partition.drainChanges(); // committed before the queue is deleted
-        partition.send(message("B", "b1"), 0, "k3"); // not committed yet
+        MessageRecord uncommitted = message("B", "b1");
+        partition.send(uncommitted, 0, "k3"); // not committed yet
         partition.erase();
         Set<String> removedMessages = new HashSet<>();
         Set<String> removedDedup = new HashSet<>();
         Set<String> removedAttempts = new HashSet<>();
+        List<String> uncommittedChanges = new ArrayList<>();
         List<PartitionChange> changes = partition.drainChanges();
         for (PartitionChange c : changes) {
             if (c instanceof PartitionChange.MessageRemoved m) {
@@ -357,26 +358,17 @@ class FifoPartitionTest {
             } else if (c instanceof PartitionChange.AttemptRemoved r) {
                 removedAttempts.add(r.attemptId());
             }
+            if (c instanceof PartitionChange.MessageStored m && m.messageId().equals(uncommitted.messageId)) {
+                uncommittedChanges.add("stored");
+            } else if (c instanceof PartitionChange.MessageRemoved m
+                    && m.messageId().equals(uncommitted.messageId)) {
+                uncommittedChanges.add("removed");
+            }
         }
         assertEquals(3, removedMessages.size(), "every message, in flight or not, committed or not: " + changes);
         assertEquals(Set.of("k1", "k2", "k3"), removedDedup);
         assertEquals(Set.of("att"), removedAttempts);
-        int storedAt = -1;
-        int removedAt = -1;
-        for (int i = 0; i < changes.size(); i++) {
-            if (changes.get(i) instanceof PartitionChange.MessageStored m) {
-                storedAt = i;
-                int stored = i;
-                removedAt = IntStream.range(stored + 1, changes.size())
-                        .filter(j -> changes.get(j) instanceof PartitionChange.MessageRemoved r
-                                && r.messageId().equals(m.messageId()))
-                        .findFirst()
-                        .orElse(-1);
-            }
-        }
-        assertTrue(
-                storedAt >= 0 && removedAt > storedAt,
-                "the uncommitted send is removed after it is stored: " + changes);
+        assertEquals(List.of("stored", "removed"), uncommittedChanges, "the uncommitted send is removed after it");
         assertEquals(0, partition.visibleCount() + partition.inFlightCount() + partition.delayedCount());
         assertTrue(partition.receive(10, 10_000).isEmpty());
         assertFalse(partition.send(message("A", "again"), 0, "k1").duplicate(), "no dedup record survives");
