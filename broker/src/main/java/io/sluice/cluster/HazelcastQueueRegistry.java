@@ -12,6 +12,7 @@ import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
 import io.sluice.queue.SqsException;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,7 +26,7 @@ import java.util.function.UnaryOperator;
 /**
  * The queues of the cluster, in a replicated Hazelcast map, read from a local copy that map
  * listeners keep current. Writes run on a worker (Hazelcast's conditional writes are blocking
- * calls) and resolve races between nodes: creation by putIfAbsent, changes under the queue's
+ * calls) and resolve races between nodes: creation, changes and deletion under the queue's
  * lock.
  */
 public final class HazelcastQueueRegistry implements QueueRegistry {
@@ -42,15 +43,19 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
     /** Requests waiting for news of a queue the map has and the cache not yet, by name. */
     private final ConcurrentHashMap<String, CompletableFuture<Boolean>> arriving = new ConcurrentHashMap<>();
 
-    private final Consumer<String> onDeleted;
+    private final Consumer<QueueMeta> onDeleted;
 
-    /** @param onDeleted told (on a Hazelcast thread) when any node deleted a queue */
+    /**
+     * @param onDeleted told (on a Hazelcast thread) when any node deleted a queue, with the queue as
+     *     it was (its partition count unknown, 0, in the unlikely case that neither the event nor
+     *     this node's copy had it)
+     */
     public HazelcastQueueRegistry(
             IMap<String, QueueMeta> queues,
             IMap<String, Long> deleted,
             Clock clock,
             Executor blocking,
-            Consumer<String> onDeleted) {
+            Consumer<QueueMeta> onDeleted) {
         this.queues = queues;
         this.deleted = deleted;
         this.clock = clock;
@@ -78,9 +83,10 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
 
         @Override
         public void entryRemoved(EntryEvent<String, QueueMeta> e) {
-            cache.remove(e.getKey());
+            QueueMeta cached = cache.remove(e.getKey());
             settle(e.getKey(), false);
-            onDeleted.accept(e.getKey());
+            QueueMeta gone = e.getOldValue() != null ? e.getOldValue() : cached;
+            onDeleted.accept(gone != null ? gone : new QueueMeta(e.getKey(), false, 0, 0, 0, Map.of(), Map.of(), 0));
         }
     }
 
@@ -126,9 +132,13 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
         }
     }
 
+    /**
+     * Under the name's lock, like {@link #delete}: the check for a recent deletion and the insert
+     * cannot fall between a deletion's removal of the queue and its marker.
+     */
     @Override
     public CompletionStage<QueueMeta> create(QueueMeta proposed) {
-        return write(() -> {
+        return write(() -> locked(proposed.name(), () -> {
             QueueRegistry.refuseIfDeletedRecently(deleted.get(proposed.name()), clock.millis());
             QueueMeta existing = queues.putIfAbsent(proposed.name(), proposed);
             if (existing == null) {
@@ -136,35 +146,40 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
                 return proposed;
             }
             return QueueRegistry.existingIfSame(existing, proposed);
-        });
+        }));
     }
 
     /**
      * Under the key's cluster-wide lock rather than by compare-and-set: a value read back from the
      * map need not serialize to the bytes stored (a lone surrogate in a tag comes back as '?', which
-     * sorts elsewhere), and {@code replace(old, new)} then never succeeds. Creation and deletion wait
-     * for the lock too; a member that dies holding it releases it.
+     * sorts elsewhere), and {@code replace(old, new)} then never succeeds. Creation and deletion take
+     * the lock too; a member that dies holding it releases it.
      */
     @Override
     public CompletionStage<QueueMeta> update(String name, UnaryOperator<QueueMeta> change) {
-        return write(() -> {
-            if (!tryLock(name)) {
-                throw new SqsException(
-                        ErrorCode.SERVICE_UNAVAILABLE, "The queue is being changed concurrently; try again.");
+        return write(() -> locked(name, () -> {
+            QueueMeta old = queues.get(name);
+            if (old == null) {
+                throw QueueRegistry.doesNotExist();
             }
-            try {
-                QueueMeta old = queues.get(name);
-                if (old == null) {
-                    throw QueueRegistry.doesNotExist();
-                }
-                QueueMeta updated = change.apply(old);
-                queues.set(name, updated);
-                cache.put(name, updated);
-                return updated;
-            } finally {
-                queues.unlock(name);
-            }
-        });
+            QueueMeta updated = change.apply(old);
+            queues.set(name, updated);
+            cache.put(name, updated);
+            return updated;
+        }));
+    }
+
+    /** Runs {@code change} holding the name's cluster-wide lock; ServiceUnavailable if it stays taken. */
+    private <T> T locked(String name, Supplier<T> change) {
+        if (!tryLock(name)) {
+            throw new SqsException(
+                    ErrorCode.SERVICE_UNAVAILABLE, "The queue is being changed concurrently; try again.");
+        }
+        try {
+            return change.get();
+        } finally {
+            queues.unlock(name);
+        }
     }
 
     private boolean tryLock(String name) {
@@ -176,16 +191,23 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
         }
     }
 
+    /**
+     * Marks the name as deleted before removing the queue, both under the name's lock: a creation
+     * (which takes the lock too) either finds the queue or the marker, never neither. Removed
+     * first, a queue could be created in the moment between them, within SQS's 60 seconds, and a
+     * send to it reaching a partition before the deletion's news was erased with the old queue.
+     */
     @Override
     public CompletionStage<Void> delete(String name) {
-        return write(() -> {
-            if (queues.remove(name) == null) {
+        return write(() -> locked(name, () -> {
+            if (!queues.containsKey(name)) {
                 throw QueueRegistry.doesNotExist();
             }
-            cache.remove(name);
             deleted.put(name, clock.millis(), DELETED_NAME_COOLDOWN_MILLIS, TimeUnit.MILLISECONDS);
+            queues.remove(name);
+            cache.remove(name);
             return null;
-        });
+        }));
     }
 
     /**

@@ -208,16 +208,39 @@ public final class PartitionDirectory implements PartitionRouter {
     /**
      * Drops the partitions of a deleted queue, each after erasing what it stored: a send that
      * reached a partition between DeleteQueue's purge and the deletion's news would otherwise stay
-     * in its replicas and come back in a queue created later under the same name.
+     * in its replicas and come back in a queue created later under the same name. A partition owned
+     * here that runs nowhere here (it moved here after the purge, or its host broke) is started
+     * from its replica to be erased the same way.
      */
-    public void forget(String queueName) {
+    public void forget(QueueMeta deleted) {
+        String queueName = deleted.name();
+        boolean[] erasing = new boolean[deleted.partitions()];
         hosts.entrySet().removeIf(e -> {
-            boolean match = e.getKey().queue().equals(queueName);
-            if (match) {
-                e.getValue().onSuccess(loops::retire);
+            if (!e.getKey().queue().equals(queueName)) {
+                return false;
             }
-            return match;
+            Future<PartitionHost> f = e.getValue();
+            int index = e.getKey().index();
+            if (index < erasing.length) {
+                erasing[index] = !(f.succeeded() && f.result().isClosed());
+            }
+            f.onSuccess(loops::retire);
+            return true;
         });
+        if (!port.replicates() || !serving) {
+            return;
+        }
+        for (int i = 0; i < erasing.length; i++) {
+            if (!erasing[i] && ownership.ownsLocally(queueName, i)) {
+                PartitionKey key = new PartitionKey(queueName, i);
+                Future<PartitionHost> loading = start(deleted, i);
+                loading.onSuccess(host -> {
+                    if (hosts.remove(key, loading)) {
+                        loops.retire(host);
+                    }
+                });
+            }
+        }
     }
 
     /** Drops the partitions this node no longer owns (or that stopped serving); they are rebuilt by their owner. */

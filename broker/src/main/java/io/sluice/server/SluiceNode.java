@@ -146,20 +146,20 @@ public final class SluiceNode implements AutoCloseable {
             wakes = relay;
         }
         AtomicReference<PartitionDirectory> directoryRef = new AtomicReference<>();
+        HazelcastOwnership ownership = new HazelcastOwnership(hz.getPartitionService());
         HazelcastQueueRegistry registry = new HazelcastQueueRegistry(
                 hz.getMap(HazelcastSetup.QUEUES_MAP),
                 hz.getMap(HazelcastSetup.DELETED_QUEUES_MAP),
                 clock,
                 blocking,
-                name -> {
+                deleted -> {
                     PartitionDirectory d = directoryRef.get();
                     if (d != null) {
-                        d.forget(name);
+                        d.forget(deleted);
                     }
-                    longPolls.wakeAll(name);
-                    metrics.forget(name);
+                    longPolls.wakeAll(deleted.name());
+                    metrics.forget(deleted.name());
                 });
-        HazelcastOwnership ownership = new HazelcastOwnership(hz.getPartitionService());
         PartitionLoops loops = await(loopsDeployed, "start the partition loops");
         PartitionDirectory directory;
         Ownership owned;

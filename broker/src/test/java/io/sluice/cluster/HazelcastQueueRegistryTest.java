@@ -3,6 +3,7 @@ package io.sluice.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hazelcast.config.Config;
@@ -12,16 +13,22 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.map.listener.EntryAddedListener;
 import io.sluice.config.ClusterSettings;
 import io.sluice.queue.Clock;
+import io.sluice.queue.ErrorCode;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
+import io.sluice.queue.SqsException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -183,5 +190,47 @@ class HazelcastQueueRegistryTest {
                 stored.tags().size(),
                 "every update applied: " + stored.tags().keySet());
         assertTrue(IntStream.range(0, 40).allMatch(i -> stored.tags().containsKey("k" + i)));
+    }
+    /**
+     * A creation must not slip in while a deletion is under way: with the deletion held inside its
+     * write of the name's deleted-recently marker, a creation of the name neither succeeds then
+     * nor after, when it is refused as SQS refuses it for 60 seconds. (Removed before its marker
+     * was written, the queue could be created in between and lose what it was sent to the
+     * deletion's news.)
+     */
+    @Test
+    void aCreationRacingADeletionIsRefusedNotSlippedIn() throws Exception {
+        CountDownLatch writingMarker = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        IMap<String, Long> deleted = hz.getMap(HazelcastSetup.DELETED_QUEUES_MAP);
+        @SuppressWarnings("unchecked")
+        IMap<String, Long> pausing = (IMap<String, Long>) Proxy.newProxyInstance(
+                IMap.class.getClassLoader(), new Class<?>[] {IMap.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("put")) {
+                        writingMarker.countDown();
+                        assertTrue(release.await(30, TimeUnit.SECONDS));
+                    }
+                    try {
+                        return method.invoke(deleted, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        HazelcastQueueRegistry racing = new HazelcastQueueRegistry(
+                hz.getMap(HazelcastSetup.QUEUES_MAP), pausing, Clock.SYSTEM, blocking, name -> {});
+        CompletableFuture<Void> deletion = racing.delete("q").toCompletableFuture();
+        assertTrue(writingMarker.await(30, TimeUnit.SECONDS), "the deletion reached its marker");
+
+        CompletableFuture<QueueMeta> creation = racing.create(new QueueMeta("q", false, 2, 0, 0, Map.of(), Map.of(), 0))
+                .toCompletableFuture();
+        assertThrows(
+                TimeoutException.class,
+                () -> creation.get(1, TimeUnit.SECONDS),
+                "the creation waits for the deletion instead of finding neither queue nor marker");
+        release.countDown();
+        deletion.join();
+        ExecutionException refused = assertThrows(ExecutionException.class, () -> creation.get(30, TimeUnit.SECONDS));
+        assertEquals(ErrorCode.QUEUE_DELETED_RECENTLY, ((SqsException) refused.getCause()).code());
+        assertNull(hz.getMap(HazelcastSetup.QUEUES_MAP).get("q"), "no queue of the name after the deletion");
     }
 }

@@ -10,6 +10,7 @@ import io.sluice.queue.Delivery;
 import io.sluice.queue.ErrorCode;
 import io.sluice.queue.InMemoryQueueRegistry;
 import io.sluice.queue.MessageRecord;
+import io.sluice.queue.MessageState;
 import io.sluice.queue.PartitionChange;
 import io.sluice.queue.PartitionRequest;
 import io.sluice.queue.PartitionSnapshot;
@@ -17,6 +18,7 @@ import io.sluice.queue.QueueMeta;
 import io.sluice.queue.ReceiveOutcome;
 import io.sluice.queue.SendOutcome;
 import io.sluice.queue.SqsException;
+import io.sluice.queue.StoredMessage;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -41,6 +43,9 @@ class PartitionHostTest {
     private volatile boolean holdCommits;
     private final AtomicInteger wakes = new AtomicInteger();
     private InMemoryQueueRegistry registry;
+    private final QueueMeta meta = new QueueMeta("q", false, 1, 0, 0, Map.of(), Map.of(), 0);
+    /** What the port's replica holds for the partition when it is loaded. */
+    private volatile PartitionSnapshot stored = PartitionSnapshot.EMPTY;
 
     private final CommitPort recordingPort = new CommitPort() {
         @Override
@@ -58,13 +63,12 @@ class PartitionHostTest {
 
         @Override
         public CompletionStage<PartitionSnapshot> load(String queueName, int partition) {
-            return CompletableFuture.completedFuture(PartitionSnapshot.EMPTY);
+            return CompletableFuture.completedFuture(stored);
         }
     };
 
     private PartitionDirectory directory() throws Exception {
         InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
-        QueueMeta meta = new QueueMeta("q", false, 1, 0, 0, Map.of(), Map.of(), 0);
         registry.create(meta).toCompletableFuture().join();
         this.registry = registry;
         return new PartitionDirectory(
@@ -244,7 +248,7 @@ class PartitionHostTest {
     void deletedQueueFailsLaterRequests() throws Exception {
         PartitionDirectory d = directory();
         registry.delete("q").toCompletableFuture().join();
-        d.forget("q");
+        d.forget(meta);
         Future<ReceiveOutcome> f = d.execute("q", 0, new PartitionRequest.Receive(1, 1000));
         Awaitility.await().atMost(5, TimeUnit.SECONDS).until(f::isComplete);
         assertTrue(f.failed());
@@ -263,7 +267,7 @@ class PartitionHostTest {
         Awaitility.await().atMost(5, TimeUnit.SECONDS).until(() -> !pendingCommits.isEmpty());
         int before = committed.size();
         registry.delete("q").toCompletableFuture().join();
-        d.forget("q");
+        d.forget(meta);
         Awaitility.await()
                 .during(200, TimeUnit.MILLISECONDS)
                 .atMost(2, TimeUnit.SECONDS)
@@ -290,5 +294,44 @@ class PartitionHostTest {
         assertTrue(d.knownEmpty("q", 0), "its only message is in flight");
         await(d.execute("q", 0, new PartitionRequest.Send(message(2), 60_000)));
         assertTrue(d.knownEmpty("q", 0), "a delayed message is not visible");
+    }
+    /**
+     * A partition of a deleted queue that this node owns but does not run (it came here after
+     * DeleteQueue's purge, or its host broke) is loaded from its replica and what that holds is
+     * removed in a commit.
+     */
+    @Test
+    void aDeletedQueuesPartitionOwnedButNotRunningHereIsLoadedToEraseWhatItsReplicaHolds() throws Exception {
+        PartitionDirectory d = directory();
+        stored = new PartitionSnapshot(
+                List.of(new StoredMessage(
+                        "left",
+                        "body",
+                        Map.of(),
+                        Map.of(),
+                        1,
+                        "s",
+                        null,
+                        null,
+                        null,
+                        null,
+                        MessageState.VISIBLE,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0)),
+                Map.of(),
+                Map.of());
+        registry.delete("q").toCompletableFuture().join();
+        d.forget(meta);
+        Awaitility.await().atMost(5, TimeUnit.SECONDS).until(() -> committed.size() == 1);
+        assertEquals(
+                List.of("left"),
+                committed.get(0).stream()
+                        .filter(c -> c instanceof PartitionChange.MessageRemoved)
+                        .map(c -> ((PartitionChange.MessageRemoved) c).messageId())
+                        .toList());
+        assertFalse(d.isStarted("q", 0), "the erased partition is not kept running");
     }
 }
