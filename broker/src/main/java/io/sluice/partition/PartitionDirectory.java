@@ -214,6 +214,7 @@ public final class PartitionDirectory implements PartitionRouter {
      */
     public void forget(QueueMeta deleted) {
         String queueName = deleted.name();
+        // Which partitions a host here will erase: one running or still loading, not one that stopped serving.
         boolean[] erasing = new boolean[deleted.partitions()];
         hosts.entrySet().removeIf(e -> {
             if (!e.getKey().queue().equals(queueName)) {

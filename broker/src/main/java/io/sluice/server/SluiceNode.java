@@ -146,7 +146,6 @@ public final class SluiceNode implements AutoCloseable {
             wakes = relay;
         }
         AtomicReference<PartitionDirectory> directoryRef = new AtomicReference<>();
-        HazelcastOwnership ownership = new HazelcastOwnership(hz.getPartitionService());
         HazelcastQueueRegistry registry = new HazelcastQueueRegistry(
                 hz.getMap(HazelcastSetup.QUEUES_MAP),
                 hz.getMap(HazelcastSetup.DELETED_QUEUES_MAP),
@@ -160,6 +159,7 @@ public final class SluiceNode implements AutoCloseable {
                     longPolls.wakeAll(deleted.name());
                     metrics.forget(deleted.name());
                 });
+        HazelcastOwnership ownership = new HazelcastOwnership(hz.getPartitionService());
         PartitionLoops loops = await(loopsDeployed, "start the partition loops");
         PartitionDirectory directory;
         Ownership owned;
