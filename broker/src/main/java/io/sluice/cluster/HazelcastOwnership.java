@@ -6,6 +6,7 @@ import com.hazelcast.partition.PartitionService;
 import io.sluice.partition.Ownership;
 import io.sluice.queue.PartitionKey;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * Who owns a queue partition: the member Hazelcast's partition table names as the owner of
@@ -34,9 +35,30 @@ public final class HazelcastOwnership implements Ownership {
      * looked up (which hashes the serialized key) once and asked for its current owner after.
      */
     private final ConcurrentHashMap<String, Partition[]> byQueue = new ConcurrentHashMap<>();
+    /** Which queues' partitions are kept in {@link #byQueue}; see {@link #cachesOnly}. */
+    private volatile Predicate<String> cacheable = queue -> true;
 
     public HazelcastOwnership(PartitionService partitions) {
         this.partitions = partitions;
+    }
+
+    /**
+     * Keeps the partitions of only the queues {@code known} accepts (the existing ones): a
+     * deleted queue's partitions are still asked for while they are erased, and caching them
+     * again then would keep an entry for every queue name ever deleted.
+     */
+    public void cachesOnly(Predicate<String> known) {
+        this.cacheable = known;
+    }
+
+    /** Drops what is kept for a deleted queue. */
+    public void forget(String queueName) {
+        byQueue.remove(queueName);
+    }
+
+    /** How many queues' partitions are kept, for tests. */
+    int cachedQueues() {
+        return byQueue.size();
     }
 
     @Override
@@ -61,6 +83,9 @@ public final class HazelcastOwnership implements Ownership {
         }
         Partition[] known = byQueue.get(queueName);
         if (known == null || partition >= known.length) {
+            if (!cacheable.test(queueName)) {
+                return partitions.getPartition(new PartitionKey(queueName, partition).toString());
+            }
             known = byQueue.compute(queueName, (q, old) -> {
                 Partition[] grown = new Partition[Math.max(partition + 1, old == null ? 0 : old.length)];
                 for (int i = 0; i < grown.length; i++) {

@@ -146,6 +146,7 @@ public final class SluiceNode implements AutoCloseable {
             wakes = relay;
         }
         AtomicReference<PartitionDirectory> directoryRef = new AtomicReference<>();
+        HazelcastOwnership ownership = new HazelcastOwnership(hz.getPartitionService());
         HazelcastQueueRegistry registry = new HazelcastQueueRegistry(
                 hz.getMap(HazelcastSetup.QUEUES_MAP),
                 hz.getMap(HazelcastSetup.DELETED_QUEUES_MAP),
@@ -158,8 +159,9 @@ public final class SluiceNode implements AutoCloseable {
                     }
                     longPolls.wakeAll(deleted.name());
                     metrics.forget(deleted.name());
+                    ownership.forget(deleted.name());
                 });
-        HazelcastOwnership ownership = new HazelcastOwnership(hz.getPartitionService());
+        ownership.cachesOnly(name -> registry.find(name) != null);
         PartitionLoops loops = await(loopsDeployed, "start the partition loops");
         PartitionDirectory directory;
         Ownership owned;
