@@ -28,8 +28,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -193,44 +194,60 @@ class HazelcastQueueRegistryTest {
     }
     /**
      * A creation must not slip in while a deletion is under way: with the deletion held inside its
-     * write of the name's deleted-recently marker, a creation of the name neither succeeds then
-     * nor after, when it is refused as SQS refuses it for 60 seconds. (Removed before its marker
-     * was written, the queue could be created in between and lose what it was sent to the
-     * deletion's news.)
+     * write of the name's deleted-recently marker, a creation of the name that has reached the maps
+     * (the lock, or the marker's read) is refused once the deletion ends, as SQS refuses it for 60
+     * seconds. Removed before its marker was written, the queue was created in between (the
+     * creation read no marker and inserted into an empty slot) and could lose what it was sent to
+     * the deletion's news.
      */
     @Test
     void aCreationRacingADeletionIsRefusedNotSlippedIn() throws Exception {
         CountDownLatch writingMarker = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        IMap<String, Long> deleted = hz.getMap(HazelcastSetup.DELETED_QUEUES_MAP);
-        @SuppressWarnings("unchecked")
-        IMap<String, Long> pausing = (IMap<String, Long>) Proxy.newProxyInstance(
-                IMap.class.getClassLoader(), new Class<?>[] {IMap.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("put")) {
-                        writingMarker.countDown();
-                        assertTrue(release.await(30, TimeUnit.SECONDS));
-                    }
-                    try {
-                        return method.invoke(deleted, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-        HazelcastQueueRegistry racing = new HazelcastQueueRegistry(
-                hz.getMap(HazelcastSetup.QUEUES_MAP), pausing, Clock.SYSTEM, blocking, name -> {});
+        AtomicBoolean creationReachedTheMaps = new AtomicBoolean();
+        IMap<String, Long> deleted = intercepted(hz.getMap(HazelcastSetup.DELETED_QUEUES_MAP), method -> {
+            if (method.equals("put")) {
+                writingMarker.countDown();
+                assertTrue(release.await(30, TimeUnit.SECONDS));
+            } else if (method.equals("get") && writingMarker.getCount() == 0) {
+                creationReachedTheMaps.set(true);
+            }
+        });
+        IMap<String, QueueMeta> queues = intercepted(hz.getMap(HazelcastSetup.QUEUES_MAP), method -> {
+            if (method.equals("tryLock") && writingMarker.getCount() == 0) {
+                creationReachedTheMaps.set(true);
+            }
+        });
+        HazelcastQueueRegistry racing = new HazelcastQueueRegistry(queues, deleted, Clock.SYSTEM, blocking, q -> {});
         CompletableFuture<Void> deletion = racing.delete("q").toCompletableFuture();
         assertTrue(writingMarker.await(30, TimeUnit.SECONDS), "the deletion reached its marker");
 
         CompletableFuture<QueueMeta> creation = racing.create(new QueueMeta("q", false, 2, 0, 0, Map.of(), Map.of(), 0))
                 .toCompletableFuture();
-        assertThrows(
-                TimeoutException.class,
-                () -> creation.get(1, TimeUnit.SECONDS),
-                "the creation waits for the deletion instead of finding neither queue nor marker");
+        Awaitility.await().atMost(30, TimeUnit.SECONDS).untilTrue(creationReachedTheMaps);
         release.countDown();
         deletion.join();
         ExecutionException refused = assertThrows(ExecutionException.class, () -> creation.get(30, TimeUnit.SECONDS));
         assertEquals(ErrorCode.QUEUE_DELETED_RECENTLY, ((SqsException) refused.getCause()).code());
         assertNull(hz.getMap(HazelcastSetup.QUEUES_MAP).get("q"), "no queue of the name after the deletion");
+    }
+
+    /** The map, with {@code before} told the name of every method called on it before the call runs. */
+    @SuppressWarnings("unchecked")
+    private static <K, V> IMap<K, V> intercepted(IMap<K, V> map, Interception before) {
+        return (IMap<K, V>) Proxy.newProxyInstance(
+                IMap.class.getClassLoader(), new Class<?>[] {IMap.class}, (proxy, method, args) -> {
+                    before.call(method.getName());
+                    try {
+                        return method.invoke(map, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    @FunctionalInterface
+    private interface Interception {
+        void call(String method) throws Exception;
     }
 }
