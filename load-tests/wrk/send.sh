@@ -8,21 +8,23 @@
 # NODES is a node count or several, run in that order each round ("3 1": three nodes, then one). Each run
 # starts the nodes afresh on 127.0.0.1:9500, 9510, 9520, creates the queue QUEUE ("bench2") through the
 # first, runs wrk (CONNECTIONS in flight) on it for WARMUP seconds (not measured), purges it (so that the
-# measured run does not start on a heap full of the warm-up's messages), then DURATION seconds measured, and prints
+# measured run does not start on a heap full of the warm-up's messages), runs wrk SETTLE seconds more (not
+# measured: the purge and the new connections make the JIT recompile the hot path, on three JVMs for 20 s and
+# more), then DURATION seconds measured, and prints
 # SendMessage/s, the requests the first node forwarded to another (a send stays on the first node when it
 # owns any of the queue's partitions, which Hazelcast places by the queue's name: "bench2" keeps every send
 # on node 1, "bench" forwards every send), the JVMs' CPU per message by group of threads and thread
 # wake-ups (load-tests/wrk/thread-cpu.py), and the host's busy share and steal over the measured window.
 #
 # Knobs (environment): ROUNDS (1), QUEUE (bench2), PROTOCOL (json or query: send-json.lua or send.lua),
-# WARMUP (30) and DURATION (20) seconds, IDLE seconds of CPU measured with no load after the run (0: none),
+# WARMUP (30), SETTLE (20) and DURATION (20) seconds, IDLE seconds of CPU measured with no load after the run (0: none),
 # HEAP (2g, -Xms and -Xmx of every node), JVM_OPTS (none; e.g. -XX:+UseParallelGC), EVENT_LOOPS of each
 # clustered node (1), WRK_THREADS (1), CONNECTIONS (32: requests in flight, shared by the wrk threads). A busy
 # share well under 100 % means the run was bounded by the latency at that many requests in flight, not by
 # the CPU. A send answered with an error counts as failed, not as a message (as compare.sh counts them); the
 # script exits 1 after its runs if any send failed. Ports 9500, 9510, 9520 and Hazelcast's 5701-5703 must be
 # free. Needs wrk (Debian: apt-get install wrk), curl, python3, java 17.
-# Traffic goes to 127.0.0.1 only; every run is bounded (WARMUP + DURATION + IDLE seconds).
+# Traffic goes to 127.0.0.1 only; every run is bounded (WARMUP + SETTLE + DURATION + IDLE seconds).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -32,6 +34,7 @@ ROUNDS=${ROUNDS:-1}
 QUEUE=${QUEUE:-bench2}
 PROTOCOL=${PROTOCOL:-json}
 WARMUP=${WARMUP:-30}
+SETTLE=${SETTLE:-20}
 DURATION=${DURATION:-20}
 IDLE=${IDLE:-0}
 HEAP=${HEAP:-2g}
@@ -95,6 +98,9 @@ run() { # nodes round
     sleep 0.2
   done
   [[ $left == 0 ]] || { echo "send.sh: the purged queue still holds ${left:-?} messages after 10 s" >&2; exit 1; }
+  if [[ $SETTLE -gt 0 ]]; then
+    wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${SETTLE}s" -s "$lua" http://127.0.0.1:9500/ >/dev/null
+  fi
   local f0 s0 out f1 s1 reqs failed sent
   f0=$(metric sluice_requests_forwarded_total)
   s0=$(host_ticks)
