@@ -79,24 +79,27 @@ public final class HazelcastOwnership implements Ownership {
 
     private Partition partitionOf(String queueName, int partition) {
         if (partition < 0) {
-            return partitions.getPartition(new PartitionKey(queueName, partition).toString());
+            return lookup(queueName, partition);
         }
         Partition[] known = byQueue.get(queueName);
         if (known == null || partition >= known.length) {
             if (!cacheable.test(queueName)) {
-                return partitions.getPartition(new PartitionKey(queueName, partition).toString());
+                return lookup(queueName, partition);
             }
             known = byQueue.compute(queueName, (q, old) -> {
                 Partition[] grown = new Partition[Math.max(partition + 1, old == null ? 0 : old.length)];
                 for (int i = 0; i < grown.length; i++) {
-                    grown[i] = old != null && i < old.length
-                            ? old[i]
-                            : partitions.getPartition(new PartitionKey(q, i).toString());
+                    grown[i] = old != null && i < old.length ? old[i] : lookup(q, i);
                 }
                 return grown;
             });
         }
         return known[partition];
+    }
+
+    /** Hazelcast's partition for the queue partition's key, looked up afresh (it hashes the serialized key). */
+    private Partition lookup(String queueName, int partition) {
+        return partitions.getPartition(new PartitionKey(queueName, partition).toString());
     }
 
     /** Whether the member serves batched partition requests (see {@link #BATCHES_ATTRIBUTE}). */
