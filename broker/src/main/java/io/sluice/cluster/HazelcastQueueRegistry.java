@@ -226,6 +226,15 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
                 blocking);
     }
 
+    /** Read from the marker map without blocking; the answer is mapped on the thread that receives it. */
+    @Override
+    public CompletionStage<Boolean> deletedWithin(String name, long millis) {
+        return deleted.getAsync(name)
+                .thenApplyAsync(
+                        at -> at != null && clock.millis() - at < Math.min(millis, DELETED_NAME_COOLDOWN_MILLIS),
+                        Runnable::run);
+    }
+
     @Override
     public List<QueueMeta> list(String prefix) {
         String p = prefix == null ? "" : prefix;

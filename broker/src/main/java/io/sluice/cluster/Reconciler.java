@@ -12,11 +12,15 @@ import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.logging.Logger;
 
 /**
@@ -57,6 +61,16 @@ public final class Reconciler implements MigrationListener {
     /** The queues the last reconcile started the partitions of: the ones readiness answers for. */
     private volatile Set<String> reconciled = Set.of();
 
+    /**
+     * How long after a DeleteQueue this node still erases what its store holds of the queue: the
+     * name's cooldown less a margin, so that no erasure can reach a queue created after it.
+     */
+    static final long ERASE_LEFTOVERS_MILLIS = QueueRegistry.DELETED_NAME_COOLDOWN_MILLIS - 15_000;
+    /** The queue partitions this node's store holds records of; null where commits end in memory. */
+    private volatile Supplier<Set<PartitionKey>> held;
+    /** Names whose deletion is being asked about, so that each is asked once at a time. */
+    private final Set<String> asking = ConcurrentHashMap.newKeySet();
+
     public Reconciler(
             Vertx vertx,
             PartitionDirectory directory,
@@ -89,6 +103,14 @@ public final class Reconciler implements MigrationListener {
             clusterSafe = true;
         }
         reconcile();
+    }
+
+    /**
+     * Where this node learns which queue partitions its store holds records of (see {@link
+     * #eraseLeftoversOfDeletedQueues}); not set where commits end in memory.
+     */
+    public void heldPartitions(Supplier<Set<PartitionKey>> held) {
+        this.held = held;
     }
 
     /** Hazelcast reported the cluster safe when last asked: every backup in place. */
@@ -169,6 +191,40 @@ public final class Reconciler implements MigrationListener {
             names.add(q.name());
         }
         reconciled = names;
+        eraseLeftoversOfDeletedQueues();
+    }
+
+    /**
+     * Erases what this node's store holds, in partitions it owns, of a queue deleted moments ago.
+     * A partition that moved here after this node heard of the deletion (a migration in the moment
+     * of DeleteQueue) brings the records of a send that raced the deletion, and nothing else would
+     * erase them before a queue of the same name, created after the cooldown, loaded them. Only
+     * while the deletion reserves the name: then no queue of that name exists to be erased.
+     */
+    private void eraseLeftoversOfDeletedQueues() {
+        Supplier<Set<PartitionKey>> source = held;
+        if (source == null) {
+            return;
+        }
+        Map<String, Integer> leftovers = new HashMap<>();
+        for (PartitionKey key : source.get()) {
+            if (registry.find(key.queue()) == null && ownership.ownsLocally(key.queue(), key.index())) {
+                leftovers.merge(key.queue(), key.index() + 1, Math::max);
+            }
+        }
+        leftovers.forEach((name, partitions) -> {
+            if (!asking.add(name)) {
+                return;
+            }
+            registry.deletedWithin(name, ERASE_LEFTOVERS_MILLIS).whenComplete((deleted, err) -> {
+                asking.remove(name);
+                if (err == null && deleted && registry.find(name) == null) {
+                    LOG.fine(() -> "erasing what this node holds of the deleted queue " + name);
+                    directory.forget(
+                            new QueueMeta(name, name.endsWith(".fifo"), partitions, 0, 0, Map.of(), Map.of(), 0));
+                }
+            });
+        });
     }
 
     private void scheduleSoon() {

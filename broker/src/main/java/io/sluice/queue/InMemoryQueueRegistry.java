@@ -75,6 +75,13 @@ public final class InMemoryQueueRegistry implements QueueRegistry {
     }
 
     @Override
+    public CompletionStage<Boolean> deletedWithin(String name, long millis) {
+        Long at = deletedAt.get(name);
+        return CompletableFuture.completedFuture(
+                at != null && clock.millis() - at < Math.min(millis, DELETED_NAME_COOLDOWN_MILLIS));
+    }
+
+    @Override
     public List<QueueMeta> list(String prefix) {
         String p = prefix == null ? "" : prefix;
         return queues.tailMap(p, true).values().stream()

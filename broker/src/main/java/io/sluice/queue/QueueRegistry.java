@@ -47,6 +47,12 @@ public interface QueueRegistry {
     List<QueueMeta> list(String prefix);
 
     /**
+     * Whether the queue of this name was deleted less than {@code millis} ago; for at most {@link
+     * #DELETED_NAME_COOLDOWN_MILLIS}, while no queue of that name can be created.
+     */
+    CompletionStage<Boolean> deletedWithin(String name, long millis);
+
+    /**
      * Refuses a CreateQueue whose name was last deleted at {@code deletedAtMillis} (null: not
      * deleted, or long enough ago to be forgotten) when that is less than {@link
      * #DELETED_NAME_COOLDOWN_MILLIS} before {@code nowMillis}.

@@ -208,6 +208,10 @@ public final class SluiceNode implements AutoCloseable {
                 () -> new ForwardedRequests(directory, nodeId), new DeploymentOptions().setInstances(eventLoops));
         Reconciler reconciler =
                 new Reconciler(vertx, directory, registry, owned, hz.getPartitionService(), longPolls, blocking);
+        if (!standalone) {
+            // What a partition brought here of a queue deleted meanwhile is erased.
+            reconciler.heldPartitions(PartitionStore.of(hz)::heldPartitions);
+        }
         reconciler.start(!standalone);
 
         String baseUrl = config.publicBaseUrl(config.port());

@@ -236,6 +236,29 @@ class CommitFenceTest {
     }
 
     /**
+     * Which queue partitions a member's store holds records of, as primary or backup: what the
+     * reconciler looks through for leftovers of deleted queues. A partition is listed on both
+     * members once a commit stored a message, and on neither once its last message is removed.
+     */
+    @Test
+    void theStoreListsThePartitionsItHoldsRecordsOf() throws Exception {
+        String queue = "held";
+        int mine = InProcessCluster.partitionOwnedBy(a, queue, PARTITIONS);
+        PartitionKey key = new PartitionKey(queue, mine);
+        Partition p = partition(mine);
+
+        join(portOf(a).commit(queue, mine, sendOne(p, "held-1")));
+        assertTrue(PartitionStore.of(a).heldPartitions().contains(key), "the primary holds it");
+        assertTrue(PartitionStore.of(b).heldPartitions().contains(key), "and the backup");
+
+        Delivery d = p.receive(1, 30_000).get(0);
+        assertTrue(p.delete(d.messageId(), d.receiptToken()));
+        join(portOf(a).commit(queue, mine, p.drainChanges()));
+        assertFalse(PartitionStore.of(a).heldPartitions().contains(key), "its last message removed");
+        assertFalse(PartitionStore.of(b).heldPartitions().contains(key), "on the backup too");
+    }
+
+    /**
      * The whole path on a node whose idea of ownership is stale (here: it believes it owns every
      * partition): it cannot even load the partition, since only the primary answers a load, so
      * the request fails with {@link PartitionMoved} (the router looks the owner up again and

@@ -103,6 +103,20 @@ class HazelcastQueueRegistryTest {
     }
 
     /**
+     * A deletion reserves the name for the cooldown: asked with a shorter span, only a deletion
+     * within it counts; a name never deleted, or one still in use, does not.
+     */
+    @Test
+    void tellsWhetherANameWasDeletedWithinASpan() throws Exception {
+        registry.delete("q").toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+        assertTrue(registry.deletedWithin("q", 45_000).toCompletableFuture().get(10, TimeUnit.SECONDS));
+        assertFalse(registry.deletedWithin("q", 0).toCompletableFuture().get(10, TimeUnit.SECONDS));
+        assertFalse(
+                registry.deletedWithin("never", 45_000).toCompletableFuture().get(10, TimeUnit.SECONDS));
+    }
+
+    /**
      * A queue another node created is in the map before this node's copy hears of it (the map's
      * event is on its way): a request naming it waits for the news instead of being told the queue
      * does not exist. The member has one event thread, held up by a listener on an earlier event.

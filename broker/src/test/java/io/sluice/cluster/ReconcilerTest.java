@@ -14,9 +14,12 @@ import io.sluice.partition.PartitionLoops;
 import io.sluice.queue.Clock;
 import io.sluice.queue.CommitPort;
 import io.sluice.queue.InMemoryQueueRegistry;
+import io.sluice.queue.MessageState;
 import io.sluice.queue.PartitionChange;
+import io.sluice.queue.PartitionKey;
 import io.sluice.queue.PartitionSnapshot;
 import io.sluice.queue.QueueMeta;
+import io.sluice.queue.StoredMessage;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.List;
@@ -56,11 +59,21 @@ class ReconcilerTest {
     private final List<CompletableFuture<PartitionSnapshot>> heldLoads = new CopyOnWriteArrayList<>();
 
     private volatile boolean holdLoads;
+    /** What every load finds stored. */
+    private volatile PartitionSnapshot stored = PartitionSnapshot.EMPTY;
+    /** The messages each queue partition's commits removed. */
+    private final Map<PartitionKey, List<String>> removed = new ConcurrentHashMap<>();
 
     /** Storage whose loads can be held, as a slow rebuild from a large partition would be. */
     private final CommitPort storage = new CommitPort() {
         @Override
         public CompletionStage<Void> commit(String queueName, int partition, List<PartitionChange> changes) {
+            for (PartitionChange c : changes) {
+                if (c instanceof PartitionChange.MessageRemoved gone) {
+                    removed.computeIfAbsent(new PartitionKey(queueName, partition), k -> new CopyOnWriteArrayList<>())
+                            .add(gone.messageId());
+                }
+            }
             return CompletableFuture.completedFuture(null);
         }
 
@@ -70,7 +83,7 @@ class ReconcilerTest {
             if (holdLoads) {
                 heldLoads.add(f);
             } else {
-                f.complete(PartitionSnapshot.EMPTY);
+                f.complete(stored);
             }
             return f;
         }
@@ -192,6 +205,45 @@ class ReconcilerTest {
 
         heldLoads.forEach(f -> f.complete(PartitionSnapshot.EMPTY));
         await("ready again").atMost(Duration.ofSeconds(10)).until(reconciler::partitionsRebuilt);
+    }
+
+    /**
+     * A partition that reached this node after it heard of its queue's deletion (a migration in
+     * that moment) brought what a send racing the deletion stored, and nothing else erases it
+     * before a queue of the same name, created after the cooldown, would load it. The reconciler
+     * erases what the store holds of a queue deleted within the cooldown in partitions owned here;
+     * not what it holds of a queue it merely has not heard of (its creation's news may be on the
+     * way), nor a deleted queue's partition owned elsewhere (its owner erases that).
+     */
+    @Test
+    void erasesWhatTheStoreHoldsOfAQueueDeletedMomentsAgoInPartitionsOwnedHere() {
+        queue("gone", 4);
+        registry.delete("gone").toCompletableFuture().join();
+        stored = new PartitionSnapshot(List.of(storedMessage("raced-the-deletion")), Map.of(), Map.of());
+        owned.addAll(List.of(new Slot("gone", 2), new Slot("unheard", 0)));
+        Set<PartitionKey> held =
+                Set.of(new PartitionKey("gone", 2), new PartitionKey("gone", 3), new PartitionKey("unheard", 0));
+        PartitionDirectory directory = directory(byHand);
+        Reconciler reconciler = reconciler(directory, byHand, standalone);
+        reconciler.heldPartitions(() -> held);
+
+        reconciler.start(true);
+
+        await("gone#2 erased")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> removed.containsKey(new PartitionKey("gone", 2)));
+        assertEquals(List.of("raced-the-deletion"), removed.get(new PartitionKey("gone", 2)));
+        assertEquals(
+                Set.of(new PartitionKey("gone", 2)), removed.keySet(), "gone#3 is owned elsewhere, unheard unknown");
+        await("the erased partition is not kept running")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> !directory.isStarted("gone", 2));
+        assertFalse(directory.isStarted("unheard", 0));
+    }
+
+    private static StoredMessage storedMessage(String id) {
+        return new StoredMessage(
+                id, "body", Map.of(), Map.of(), 1, "s", null, null, null, null, MessageState.VISIBLE, 0, 0, 0, 0, 0);
     }
 
     /**

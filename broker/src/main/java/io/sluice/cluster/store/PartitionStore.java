@@ -18,11 +18,14 @@ import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
 import io.sluice.queue.PartitionKey;
 import io.sluice.queue.PartitionSnapshot;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A Hazelcast service that keeps the replicated records of every queue partition, the way
@@ -49,6 +52,8 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
     private NodeEngine nodeEngine;
     /** Per Hazelcast partition id: queue partition key → records. Each touched only on its partition's thread. */
     private Map<String, StoredPartition>[] partitions;
+    /** The keys of {@link #partitions}, all of them, readable from any thread. */
+    private final Set<String> heldKeys = ConcurrentHashMap.newKeySet();
 
     /**
      * @param backupCount synchronous backups of every commit
@@ -157,6 +162,19 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
         for (int i = 0; i < partitions.length; i++) {
             partitions[i] = new HashMap<>();
         }
+        heldKeys.clear();
+    }
+
+    /**
+     * The queue partitions this member holds records of, as primary or as backup: a snapshot,
+     * read from any thread, of what commits and migrations left here.
+     */
+    public Set<PartitionKey> heldPartitions() {
+        Set<PartitionKey> held = new HashSet<>();
+        for (String key : heldKeys) {
+            held.add(PartitionKey.parse(key));
+        }
+        return held;
     }
 
     @Override
@@ -193,10 +211,14 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
 
     void apply(int partitionId, PartitionDelta delta) {
         Map<String, StoredPartition> held = partitions[partitionId];
-        StoredPartition state = held.computeIfAbsent(delta.partitionKey(), k -> new StoredPartition());
+        StoredPartition state = held.computeIfAbsent(delta.partitionKey(), k -> {
+            heldKeys.add(k);
+            return new StoredPartition();
+        });
         delta.applyTo(state);
         if (state.isEmpty()) {
             held.remove(delta.partitionKey());
+            heldKeys.remove(delta.partitionKey());
         }
     }
 
@@ -206,9 +228,15 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
     }
 
     void install(int partitionId, Map<String, StoredPartition> states) {
+        clear(partitionId);
+        partitions[partitionId].putAll(states);
+        heldKeys.addAll(states.keySet());
+    }
+
+    private void clear(int partitionId) {
         Map<String, StoredPartition> held = partitions[partitionId];
+        held.keySet().forEach(heldKeys::remove);
         held.clear();
-        held.putAll(states);
     }
 
     @Override
@@ -232,7 +260,7 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
     public void commitMigration(PartitionMigrationEvent event) {
         if (event.getMigrationEndpoint() == MigrationEndpoint.SOURCE
                 && (event.getNewReplicaIndex() == -1 || event.getNewReplicaIndex() > backupCount)) {
-            partitions[event.getPartitionId()].clear();
+            clear(event.getPartitionId());
         }
     }
 
@@ -240,7 +268,7 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
     public void rollbackMigration(PartitionMigrationEvent event) {
         if (event.getMigrationEndpoint() == MigrationEndpoint.DESTINATION
                 && (event.getCurrentReplicaIndex() == -1 || event.getCurrentReplicaIndex() > backupCount)) {
-            partitions[event.getPartitionId()].clear();
+            clear(event.getPartitionId());
         }
     }
 }
