@@ -2,7 +2,6 @@ package io.sluice.server;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.map.IMap;
 import io.sluice.cluster.ClusterRouter;
 import io.sluice.cluster.ForwardedRequests;
 import io.sluice.cluster.HazelcastCommitPort;
@@ -13,6 +12,7 @@ import io.sluice.cluster.HazelcastSetup;
 import io.sluice.cluster.MemberLosses;
 import io.sluice.cluster.MoveTaskStore;
 import io.sluice.cluster.PauseGuard;
+import io.sluice.cluster.ReceiptSecret;
 import io.sluice.cluster.Reconciler;
 import io.sluice.cluster.StatsBoard;
 import io.sluice.cluster.WakeRelay;
@@ -36,7 +36,6 @@ import io.vertx.core.transport.Transport;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
-import java.security.SecureRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -220,7 +219,7 @@ public final class SluiceNode implements AutoCloseable {
                 clock,
                 registry,
                 router,
-                new ReceiptHandle.Codec(sharedSecret(hz)),
+                new ReceiptHandle.Codec(ReceiptSecret.shared(hz)),
                 new QueueUrls(baseUrl, config.accountId(), config.region()),
                 longPolls,
                 MemoryGuard.watchingThisJvm(),
@@ -237,15 +236,6 @@ public final class SluiceNode implements AutoCloseable {
         await(listening, "listen on " + config.host() + ":" + config.port());
         health.awaitReady(START_TIMEOUT_SECONDS);
         return new SluiceNode(vertx, loops, directory, health, blocking, config.port(), baseUrl);
-    }
-
-    /** The key receipt handles are signed with, the same on every node so handles work anywhere. */
-    private static byte[] sharedSecret(HazelcastInstance hz) {
-        byte[] mine = new byte[32];
-        new SecureRandom().nextBytes(mine);
-        IMap<String, byte[]> secrets = hz.getMap("sluice.secrets");
-        byte[] existing = secrets.putIfAbsent("receipt-handles", mine);
-        return existing != null ? existing : mine;
     }
 
     /** The HTTP port the node listens on (useful with port 0). */
