@@ -111,11 +111,13 @@ public final class SluiceNode implements AutoCloseable {
             return wire(config, vertx, manager, blocking, eventLoops, metrics);
         } catch (RuntimeException e) {
             // Joined, but not serving: leave the cluster again, handing back what migrated here.
-            blocking.shutdownNow();
+            // The pool goes last: timers that run until Vert.x closes still hand work to it.
             try {
                 await(vertx.close(), "leave the cluster");
             } catch (RuntimeException closing) {
                 e.addSuppressed(closing);
+            } finally {
+                blocking.shutdownNow();
             }
             throw e;
         }
