@@ -216,14 +216,17 @@ public final class Reconciler implements MigrationListener {
             if (!asking.add(name)) {
                 return;
             }
-            registry.deletedWithin(name, ERASE_LEFTOVERS_MILLIS).whenComplete((deleted, err) -> {
-                asking.remove(name);
-                if (err == null && deleted && registry.find(name) == null) {
-                    LOG.fine(() -> "erasing what this node holds of the deleted queue " + name);
-                    directory.forget(
-                            new QueueMeta(name, name.endsWith(".fifo"), partitions, 0, 0, Map.of(), Map.of(), 0));
-                }
-            });
+            registry.deletedWithin(name, ERASE_LEFTOVERS_MILLIS)
+                    .whenCompleteAsync(
+                            (deleted, err) -> {
+                                asking.remove(name);
+                                if (err == null && deleted && registry.find(name) == null) {
+                                    LOG.fine(() -> "erasing what this node holds of the deleted queue " + name);
+                                    directory.forget(new QueueMeta(
+                                            name, name.endsWith(".fifo"), partitions, 0, 0, Map.of(), Map.of(), 0));
+                                }
+                            },
+                            r -> context.runOnContext(v -> r.run()));
         });
     }
 
