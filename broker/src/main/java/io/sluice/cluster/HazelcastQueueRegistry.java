@@ -230,9 +230,7 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
     @Override
     public CompletionStage<Boolean> deletedWithin(String name, long millis) {
         return deleted.getAsync(name)
-                .thenApplyAsync(
-                        at -> at != null && clock.millis() - at < Math.min(millis, DELETED_NAME_COOLDOWN_MILLIS),
-                        Runnable::run);
+                .thenApplyAsync(at -> QueueRegistry.deletedWithin(at, clock.millis(), millis), Runnable::run);
     }
 
     @Override

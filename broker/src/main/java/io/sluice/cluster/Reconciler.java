@@ -9,6 +9,7 @@ import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.VisibilityListener;
 import io.sluice.queue.PartitionKey;
 import io.sluice.queue.QueueMeta;
+import io.sluice.queue.QueueNames;
 import io.sluice.queue.QueueRegistry;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -223,7 +224,14 @@ public final class Reconciler implements MigrationListener {
                                 if (err == null && deleted && registry.find(name) == null) {
                                     LOG.fine(() -> "erasing what this node holds of the deleted queue " + name);
                                     directory.forget(new QueueMeta(
-                                            name, name.endsWith(".fifo"), partitions, 0, 0, Map.of(), Map.of(), 0));
+                                            name,
+                                            QueueNames.isFifoName(name),
+                                            partitions,
+                                            0,
+                                            0,
+                                            Map.of(),
+                                            Map.of(),
+                                            0));
                                 }
                             },
                             r -> context.runOnContext(v -> r.run()));

@@ -76,9 +76,8 @@ public final class InMemoryQueueRegistry implements QueueRegistry {
 
     @Override
     public CompletionStage<Boolean> deletedWithin(String name, long millis) {
-        Long at = deletedAt.get(name);
         return CompletableFuture.completedFuture(
-                at != null && clock.millis() - at < Math.min(millis, DELETED_NAME_COOLDOWN_MILLIS));
+                QueueRegistry.deletedWithin(deletedAt.get(name), clock.millis(), millis));
     }
 
     @Override

@@ -53,6 +53,15 @@ public interface QueueRegistry {
     CompletionStage<Boolean> deletedWithin(String name, long millis);
 
     /**
+     * Whether a name last deleted at {@code deletedAtMillis} (null: not deleted, or long enough ago
+     * to be forgotten) was deleted less than {@code millis} before {@code nowMillis}; never longer
+     * than {@link #DELETED_NAME_COOLDOWN_MILLIS}, past which the deletion is forgotten.
+     */
+    static boolean deletedWithin(Long deletedAtMillis, long nowMillis, long millis) {
+        return deletedAtMillis != null && nowMillis - deletedAtMillis < Math.min(millis, DELETED_NAME_COOLDOWN_MILLIS);
+    }
+
+    /**
      * Refuses a CreateQueue whose name was last deleted at {@code deletedAtMillis} (null: not
      * deleted, or long enough ago to be forgotten) when that is less than {@link
      * #DELETED_NAME_COOLDOWN_MILLIS} before {@code nowMillis}.
@@ -60,7 +69,7 @@ public interface QueueRegistry {
      * @throws SqsException QueueDeletedRecently
      */
     static void refuseIfDeletedRecently(Long deletedAtMillis, long nowMillis) {
-        if (deletedAtMillis != null && nowMillis - deletedAtMillis < DELETED_NAME_COOLDOWN_MILLIS) {
+        if (deletedWithin(deletedAtMillis, nowMillis, DELETED_NAME_COOLDOWN_MILLIS)) {
             throw new SqsException(
                     ErrorCode.QUEUE_DELETED_RECENTLY,
                     "You must wait 60 seconds after deleting a queue before you can create another with the same name.");

@@ -211,14 +211,17 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
 
     void apply(int partitionId, PartitionDelta delta) {
         Map<String, StoredPartition> held = partitions[partitionId];
-        StoredPartition state = held.computeIfAbsent(delta.partitionKey(), k -> {
-            heldKeys.add(k);
-            return new StoredPartition();
-        });
+        String key = delta.partitionKey();
+        StoredPartition state = held.get(key);
+        if (state == null) {
+            state = new StoredPartition();
+            held.put(key, state);
+            heldKeys.add(key);
+        }
         delta.applyTo(state);
         if (state.isEmpty()) {
-            held.remove(delta.partitionKey());
-            heldKeys.remove(delta.partitionKey());
+            held.remove(key);
+            heldKeys.remove(key);
         }
     }
 
