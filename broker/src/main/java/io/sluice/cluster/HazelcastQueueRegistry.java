@@ -12,7 +12,6 @@ import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
 import io.sluice.queue.SqsException;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -86,7 +85,7 @@ public final class HazelcastQueueRegistry implements QueueRegistry {
             QueueMeta cached = cache.remove(e.getKey());
             settle(e.getKey(), false);
             QueueMeta gone = e.getOldValue() != null ? e.getOldValue() : cached;
-            onDeleted.accept(gone != null ? gone : new QueueMeta(e.getKey(), false, 0, 0, 0, Map.of(), Map.of(), 0));
+            onDeleted.accept(gone != null ? gone : QueueMeta.deleted(e.getKey(), 0));
         }
     }
 

@@ -9,9 +9,9 @@ import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.VisibilityListener;
 import io.sluice.queue.PartitionKey;
 import io.sluice.queue.QueueMeta;
-import io.sluice.queue.QueueNames;
 import io.sluice.queue.QueueRegistry;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -217,24 +217,14 @@ public final class Reconciler implements MigrationListener {
             if (!asking.add(name)) {
                 return;
             }
-            registry.deletedWithin(name, ERASE_LEFTOVERS_MILLIS)
-                    .whenCompleteAsync(
-                            (deleted, err) -> {
-                                asking.remove(name);
-                                if (err == null && deleted && registry.find(name) == null) {
-                                    LOG.fine(() -> "erasing what this node holds of the deleted queue " + name);
-                                    directory.forget(new QueueMeta(
-                                            name,
-                                            QueueNames.isFifoName(name),
-                                            partitions,
-                                            0,
-                                            0,
-                                            Map.of(),
-                                            Map.of(),
-                                            0));
-                                }
-                            },
-                            r -> context.runOnContext(v -> r.run()));
+            Future.fromCompletionStage(registry.deletedWithin(name, ERASE_LEFTOVERS_MILLIS), context)
+                    .onComplete(deleted -> {
+                        asking.remove(name);
+                        if (deleted.succeeded() && deleted.result() && registry.find(name) == null) {
+                            LOG.fine(() -> "erasing what this node holds of the deleted queue " + name);
+                            directory.forget(QueueMeta.deleted(name, partitions));
+                        }
+                    });
         });
     }
 

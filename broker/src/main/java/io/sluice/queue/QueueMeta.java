@@ -66,6 +66,15 @@ public final class QueueMeta {
         this.deduplicatesPerGroup = "messageGroup".equals(attribute(QueueAttributes.DEDUPLICATION_SCOPE));
     }
 
+    /**
+     * What is known of a deleted queue whose metadata is gone, for erasing what its partitions
+     * stored: its name, the FIFO flag the name implies, and how many partitions to erase (0: only
+     * those running here).
+     */
+    public static QueueMeta deleted(String name, int partitions) {
+        return new QueueMeta(name, QueueNames.isFifoName(name), partitions, 0, 0, Map.of(), Map.of(), 0);
+    }
+
     /** A queue without a redrive policy. */
     public QueueMeta(
             String name,
