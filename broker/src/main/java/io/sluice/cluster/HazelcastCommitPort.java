@@ -49,12 +49,13 @@ public final class HazelcastCommitPort implements CommitPort {
     }
 
     @Override
-    public CompletionStage<Void> commit(String queueName, int partition, List<PartitionChange> changes) {
+    public CompletionStage<Void> commit(
+            String queueName, int partition, long incarnation, List<PartitionChange> changes) {
         if (changes.isEmpty()) {
             return DONE;
         }
         PartitionKey key = new PartitionKey(queueName, partition);
-        PartitionDelta delta = new PartitionDelta(key.toString(), changes, store.everyMemberReadsDeliveries());
+        PartitionDelta delta = new PartitionDelta(key.toString(), incarnation, changes, store.clusterFormat());
         CompletableFuture<Void> done = new CompletableFuture<>();
         store.operations()
                 .<Boolean>invokeOnPartition(

@@ -31,6 +31,9 @@ public final class PartitionHost {
 
     private final String queueName;
     private final int index;
+    /** The incarnation of the queue this partition's records belong to; its commits name it. */
+    private final long incarnation;
+
     private final Partition state;
     private final Context loop;
     private final CommitPort port;
@@ -55,6 +58,7 @@ public final class PartitionHost {
     PartitionHost(
             String queueName,
             int index,
+            long incarnation,
             Partition state,
             Context loop,
             CommitPort port,
@@ -63,6 +67,7 @@ public final class PartitionHost {
         this.ownership = ownership;
         this.queueName = queueName;
         this.index = index;
+        this.incarnation = incarnation;
         this.state = state;
         this.loop = loop;
         this.port = port;
@@ -240,7 +245,7 @@ public final class PartitionHost {
         awaitingCommit = new ArrayList<>();
         committing = true;
         long began = System.nanoTime();
-        port.commit(queueName, index, changes)
+        port.commit(queueName, index, incarnation, changes)
                 .whenComplete((ok, err) -> loop.runOnContext(v -> {
                     events.committed(changes.size(), System.nanoTime() - began);
                     committed(replies, err);

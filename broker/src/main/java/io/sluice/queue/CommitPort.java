@@ -10,7 +10,11 @@ import java.util.concurrent.CompletionStage;
  * when the stage completes. A node that becomes a partition's owner loads it from here.
  */
 public interface CommitPort {
-    CompletionStage<Void> commit(String queueName, int partition, List<PartitionChange> changes);
+    /**
+     * @param incarnation the incarnation of the queue the changes belong to ({@link
+     *     QueueMeta#createdMillis()}); storage keeps no records of an older incarnation beside them
+     */
+    CompletionStage<Void> commit(String queueName, int partition, long incarnation, List<PartitionChange> changes);
 
     /** Everything stored for the partition, for its new owner to rebuild from. */
     CompletionStage<PartitionSnapshot> load(String queueName, int partition);
@@ -37,7 +41,8 @@ public interface CommitPort {
                 CompletableFuture.completedFuture(PartitionSnapshot.EMPTY);
 
         @Override
-        public CompletionStage<Void> commit(String queueName, int partition, List<PartitionChange> changes) {
+        public CompletionStage<Void> commit(
+                String queueName, int partition, long incarnation, List<PartitionChange> changes) {
             return DONE;
         }
 

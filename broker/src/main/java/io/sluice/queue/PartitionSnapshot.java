@@ -3,8 +3,36 @@ package io.sluice.queue;
 import java.util.List;
 import java.util.Map;
 
-/** What storage holds of one partition: what a new owner rebuilds it from. */
+/**
+ * What storage holds of one partition: what a new owner rebuilds it from.
+ *
+ * @param incarnation the incarnation of the queue these records belong to (its creation time,
+ *     {@link QueueMeta#createdMillis()}), or {@link #UNKNOWN_INCARNATION} where storage does not
+ *     know it (nothing stored, or records written while an older member could not read it)
+ */
 public record PartitionSnapshot(
-        List<StoredMessage> messages, Map<String, DedupEntry> dedup, Map<String, StoredAttempt> attempts) {
-    public static final PartitionSnapshot EMPTY = new PartitionSnapshot(List.of(), Map.of(), Map.of());
+        List<StoredMessage> messages,
+        Map<String, DedupEntry> dedup,
+        Map<String, StoredAttempt> attempts,
+        long incarnation) {
+    public static final long UNKNOWN_INCARNATION = 0;
+    public static final PartitionSnapshot EMPTY =
+            new PartitionSnapshot(List.of(), Map.of(), Map.of(), UNKNOWN_INCARNATION);
+
+    /** Records whose incarnation is not known. */
+    public PartitionSnapshot(
+            List<StoredMessage> messages, Map<String, DedupEntry> dedup, Map<String, StoredAttempt> attempts) {
+        this(messages, dedup, attempts, UNKNOWN_INCARNATION);
+    }
+
+    /**
+     * Whether these records belong to another incarnation of the queue than {@code incarnation}:
+     * a queue deleted earlier under the same name, or (seen by a partition of that deleted queue) one
+     * created since. Records whose incarnation is not known belong to any.
+     */
+    public boolean ofAnotherIncarnationThan(long incarnation) {
+        return this.incarnation != UNKNOWN_INCARNATION
+                && incarnation != UNKNOWN_INCARNATION
+                && this.incarnation != incarnation;
+    }
 }

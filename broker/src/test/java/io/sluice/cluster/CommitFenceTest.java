@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.sluice.cluster.store.PartitionStore;
+import io.sluice.cluster.store.StoreFormat;
 import io.sluice.partition.Ownership;
 import io.sluice.partition.PartitionDirectory;
 import io.sluice.partition.PartitionLoops;
@@ -54,6 +55,8 @@ import org.junit.jupiter.api.Test;
 class CommitFenceTest {
     private static final String QUEUE = "fenced";
     private static final int PARTITIONS = 16;
+    /** The creation time of the queue whose partitions these commits belong to. */
+    private static final long INCARNATION = 1_700_000_000_000L;
 
     private static InProcessCluster cluster;
     private static HazelcastInstance a;
@@ -107,7 +110,7 @@ class CommitFenceTest {
      */
     private static Delivery sentThroughTheOwnerAndReceived(Partition p, int partition, String messageId)
             throws Exception {
-        join(portOf(a).commit(QUEUE, partition, sendOne(p, messageId)));
+        join(portOf(a).commit(QUEUE, partition, INCARNATION, sendOne(p, messageId)));
         return p.receive(1, 30_000).get(0);
     }
 
@@ -135,7 +138,7 @@ class CommitFenceTest {
     void theOwnerCommitsToThePrimaryAndItsBackup() throws Exception {
         int mine = InProcessCluster.partitionOwnedBy(a, QUEUE, PARTITIONS);
 
-        join(portOf(a).commit(QUEUE, mine, sendOne(partition(mine), "owned-1")));
+        join(portOf(a).commit(QUEUE, mine, INCARNATION, sendOne(partition(mine), "owned-1")));
 
         assertTrue(replica(mine, 0).contains("owned-1"), "stored on the primary");
         assertTrue(replica(mine, 1).contains("owned-1"), "and on the backup before the commit completed");
@@ -151,8 +154,8 @@ class CommitFenceTest {
         Partition p = partition(mine);
         Delivery d = sentThroughTheOwnerAndReceived(p, mine, "received-1");
 
-        assertTrue(PartitionStore.of(a).everyMemberReadsDeliveries(), "both members are of this build");
-        join(portOf(a).commit(QUEUE, mine, p.drainChanges()));
+        assertEquals(StoreFormat.CURRENT, PartitionStore.of(a).clusterFormat(), "both members are of this build");
+        join(portOf(a).commit(QUEUE, mine, INCARNATION, p.drainChanges()));
 
         PartitionKey key = new PartitionKey(QUEUE, mine);
         StoredMessage backup = join(PartitionStore.of(b).readReplica(key, 1)).messages().stream()
@@ -179,7 +182,7 @@ class CommitFenceTest {
 
         ExecutionException refused = assertThrows(
                 ExecutionException.class,
-                () -> join(portOf(a).commit(QUEUE, theirs, sendOne(partition(theirs), "stale-1"))));
+                () -> join(portOf(a).commit(QUEUE, theirs, INCARNATION, sendOne(partition(theirs), "stale-1"))));
 
         // Refused by the fence, so written nowhere: the partition's requests may run at its owner.
         assertInstanceOf(PartitionMoved.class, refused.getCause(), "refused by the fence: " + refused.getCause());
@@ -193,9 +196,9 @@ class CommitFenceTest {
 
         assertThrows(
                 ExecutionException.class,
-                () -> join(portOf(a).commit(QUEUE, theirs, sendOne(partition(theirs), "stale-backup-1"))));
+                () -> join(portOf(a).commit(QUEUE, theirs, INCARNATION, sendOne(partition(theirs), "stale-backup-1"))));
         // The owner's next commit completes only once its backups are in place.
-        join(portOf(b).commit(QUEUE, theirs, sendOne(partition(theirs), "owner-after-1")));
+        join(portOf(b).commit(QUEUE, theirs, INCARNATION, sendOne(partition(theirs), "owner-after-1")));
 
         assertEquals(replica(theirs, 0), replica(theirs, 1), "the backup took only what the primary took");
         assertFalse(replica(theirs, 1).contains("stale-backup-1"));
@@ -209,7 +212,7 @@ class CommitFenceTest {
 
         ExecutionException refused = assertThrows(
                 ExecutionException.class,
-                () -> join(stale.commit(QUEUE, mine, sendOne(partition(mine), "old-identity-1"))));
+                () -> join(stale.commit(QUEUE, mine, INCARNATION, sendOne(partition(mine), "old-identity-1"))));
 
         assertInstanceOf(PartitionMoved.class, refused.getCause());
         assertFalse(replica(mine, 0).contains("old-identity-1"));
@@ -227,10 +230,10 @@ class CommitFenceTest {
         assertThrows(
                 ExecutionException.class,
                 () -> join(portAs(b, () -> b.getCluster().getLocalMember().getUuid())
-                        .commit(QUEUE, mine, deletion)));
+                        .commit(QUEUE, mine, INCARNATION, deletion)));
         assertTrue(replica(mine, 0).contains("deleted-1"));
         // ... and through the owner it removes the record.
-        join(portOf(a).commit(QUEUE, mine, deletion));
+        join(portOf(a).commit(QUEUE, mine, INCARNATION, deletion));
         assertFalse(replica(mine, 0).contains("deleted-1"));
         assertFalse(replica(mine, 1).contains("deleted-1"));
     }
@@ -247,13 +250,13 @@ class CommitFenceTest {
         PartitionKey key = new PartitionKey(queue, mine);
         Partition p = partition(mine);
 
-        join(portOf(a).commit(queue, mine, sendOne(p, "held-1")));
+        join(portOf(a).commit(queue, mine, INCARNATION, sendOne(p, "held-1")));
         assertTrue(PartitionStore.of(a).heldPartitions().contains(key), "the primary holds it");
         assertTrue(PartitionStore.of(b).heldPartitions().contains(key), "and the backup");
 
         Delivery d = p.receive(1, 30_000).get(0);
         assertTrue(p.delete(d.messageId(), d.receiptToken()));
-        join(portOf(a).commit(queue, mine, p.drainChanges()));
+        join(portOf(a).commit(queue, mine, INCARNATION, p.drainChanges()));
         assertFalse(PartitionStore.of(a).heldPartitions().contains(key), "its last message removed");
         assertFalse(PartitionStore.of(b).heldPartitions().contains(key), "on the backup too");
     }

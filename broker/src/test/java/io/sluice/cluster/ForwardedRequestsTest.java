@@ -60,7 +60,8 @@ class ForwardedRequestsTest {
     /** Storage that can be made to fail, as a Hazelcast map whose partition is lost can. */
     private final CommitPort storage = new CommitPort() {
         @Override
-        public CompletionStage<Void> commit(String queueName, int partition, List<PartitionChange> changes) {
+        public CompletionStage<Void> commit(
+                String queueName, int partition, long incarnation, List<PartitionChange> changes) {
             commitSizes.add(changes.size());
             return CompletableFuture.completedFuture(null);
         }

@@ -58,7 +58,12 @@ final class InProcessCluster implements AutoCloseable {
 
     /** Starts a plain member and waits until it has joined the others. */
     HazelcastInstance member() {
-        HazelcastInstance hz = Hazelcast.newHazelcastInstance(config());
+        return member(UnaryOperator.identity());
+    }
+
+    /** As {@link #member()}, with the member's configuration changed first (to act as a member of another build). */
+    HazelcastInstance member(UnaryOperator<Config> adjust) {
+        HazelcastInstance hz = Hazelcast.newHazelcastInstance(adjust.apply(config()));
         synchronized (members) {
             members.add(hz);
         }

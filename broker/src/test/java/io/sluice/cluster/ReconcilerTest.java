@@ -67,7 +67,8 @@ class ReconcilerTest {
     /** Storage whose loads can be held, as a slow rebuild from a large partition would be. */
     private final CommitPort storage = new CommitPort() {
         @Override
-        public CompletionStage<Void> commit(String queueName, int partition, List<PartitionChange> changes) {
+        public CompletionStage<Void> commit(
+                String queueName, int partition, long incarnation, List<PartitionChange> changes) {
             for (PartitionChange c : changes) {
                 if (c instanceof PartitionChange.MessageRemoved gone) {
                     removed.computeIfAbsent(new PartitionKey(queueName, partition), k -> new CopyOnWriteArrayList<>())

@@ -56,7 +56,8 @@ class PartitionHostFenceTest {
     /** Storage whose every commit waits for the test to complete or fail it. */
     private final CommitPort storage = new CommitPort() {
         @Override
-        public CompletionStage<Void> commit(String queueName, int partition, List<PartitionChange> changes) {
+        public CompletionStage<Void> commit(
+                String queueName, int partition, long incarnation, List<PartitionChange> changes) {
             CompletableFuture<Void> f = new CompletableFuture<>();
             heldCommits.add(f);
             return f;

@@ -49,7 +49,8 @@ class PartitionHostTest {
 
     private final CommitPort recordingPort = new CommitPort() {
         @Override
-        public CompletionStage<Void> commit(String queueName, int partition, List<PartitionChange> changes) {
+        public CompletionStage<Void> commit(
+                String queueName, int partition, long incarnation, List<PartitionChange> changes) {
             batchSizes.add(changes.size());
             committed.add(List.copyOf(changes));
             CompletableFuture<Void> f = new CompletableFuture<>();

@@ -10,17 +10,13 @@ public final class CommitBackupOperation extends StoreOperation implements Backu
     private PartitionDelta delta;
 
     /** For deserialization, in the form its class id names (see {@link PartitionDelta}). */
-    CommitBackupOperation(boolean withDeliveries) {
-        super(classId(withDeliveries));
+    CommitBackupOperation(StoreFormat form) {
+        super(StoreSerialization.commitBackupClassId(form));
     }
 
     CommitBackupOperation(PartitionDelta delta) {
-        super(classId(delta.withDeliveries()));
+        super(StoreSerialization.commitBackupClassId(delta.form()));
         this.delta = delta;
-    }
-
-    private static int classId(boolean withDeliveries) {
-        return withDeliveries ? StoreSerialization.COMMIT_BACKUP_WITH_DELIVERIES : StoreSerialization.COMMIT_BACKUP;
     }
 
     /** The changes it applies. */
@@ -40,7 +36,7 @@ public final class CommitBackupOperation extends StoreOperation implements Backu
 
     @Override
     protected void readInternal(ObjectDataInput in) throws IOException {
-        delta = new PartitionDelta(getClassId() == StoreSerialization.COMMIT_BACKUP_WITH_DELIVERIES);
+        delta = new PartitionDelta(StoreSerialization.commitBackupForm(getClassId()));
         delta.readData(in);
     }
 }

@@ -20,18 +20,14 @@ public final class CommitOperation extends StoreOperation implements BackupAware
     private transient boolean accepted;
 
     /** For deserialization, in the form its class id names (see {@link PartitionDelta}). */
-    CommitOperation(boolean withDeliveries) {
-        super(classId(withDeliveries));
+    CommitOperation(StoreFormat form) {
+        super(StoreSerialization.commitClassId(form));
     }
 
     public CommitOperation(UUID committer, PartitionDelta delta) {
-        super(classId(delta.withDeliveries()));
+        super(StoreSerialization.commitClassId(delta.form()));
         this.committer = committer;
         this.delta = delta;
-    }
-
-    private static int classId(boolean withDeliveries) {
-        return withDeliveries ? StoreSerialization.COMMIT_WITH_DELIVERIES : StoreSerialization.COMMIT;
     }
 
     @Override
@@ -80,7 +76,7 @@ public final class CommitOperation extends StoreOperation implements BackupAware
     @Override
     protected void readInternal(ObjectDataInput in) throws IOException {
         committer = new UUID(in.readLong(), in.readLong());
-        delta = new PartitionDelta(getClassId() == StoreSerialization.COMMIT_WITH_DELIVERIES);
+        delta = new PartitionDelta(StoreSerialization.commitForm(getClassId()));
         delta.readData(in);
     }
 }

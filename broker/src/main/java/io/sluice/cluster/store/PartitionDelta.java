@@ -6,6 +6,7 @@ import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.sluice.queue.DedupEntry;
 import io.sluice.queue.DeliveryState;
 import io.sluice.queue.PartitionChange;
+import io.sluice.queue.PartitionSnapshot;
 import io.sluice.queue.StoredAttempt;
 import io.sluice.queue.StoredMessage;
 import java.io.IOException;
@@ -18,37 +19,47 @@ import java.util.Map;
  * backups: the latest value of every record touched (null: removed), so a message stored and
  * deleted in the same turn is only deleted.
  *
- * <p>With {@code deliveries}, a message stored in an earlier commit whose delivery alone changed
- * (received, its visibility changed) travels as its {@link DeliveryState}, without its body and
- * attributes, which its replicas already hold. That form is written only when every member reads
- * it ({@link PartitionStore#everyMemberReadsDeliveries()}): an older member reads the whole records only.
+ * <p>It travels in the newest {@link StoreFormat} every member reads ({@link
+ * PartitionStore#clusterFormat()}). From {@link StoreFormat#DELIVERIES} on, a message stored in an
+ * earlier commit whose delivery alone changed (received, its visibility changed) travels as its
+ * {@link DeliveryState}, without its body and attributes, which its replicas already hold. From
+ * {@link StoreFormat#INCARNATIONS} on, it names the incarnation of the queue its changes belong
+ * to, and a replica drops the records of an older one before it applies them ({@link
+ * PartitionStore#apply}).
  */
 public final class PartitionDelta implements IdentifiedDataSerializable {
-    private final boolean withDeliveries;
+    private final StoreFormat form;
     private String partitionKey;
+    private long incarnation = PartitionSnapshot.UNKNOWN_INCARNATION;
     private LinkedHashMap<String, StoredMessage> messages;
     private LinkedHashMap<String, DedupEntry> dedup;
     private LinkedHashMap<String, StoredAttempt> attempts;
     private LinkedHashMap<String, DeliveryState> deliveries;
 
-    /** For deserialization: a delta written without deliveries. */
+    /** For deserialization: a delta in the oldest form. */
     public PartitionDelta() {
-        this(false);
+        this(StoreFormat.WHOLE_RECORDS);
     }
 
     /** For deserialization, in the form its operation's class id names. */
-    PartitionDelta(boolean withDeliveries) {
-        this.withDeliveries = withDeliveries;
+    PartitionDelta(StoreFormat form) {
+        this.form = form;
     }
 
     /**
      * Built on the partition's loop: message records are copied (snapshot) here, on their owner's thread.
      *
-     * @param withDeliveries whether a change of delivery alone travels as its {@link DeliveryState}
+     * @param incarnation the incarnation of the queue the changes belong to; not sent in a form
+     *     that does not carry it
+     * @param form the form it travels in
      */
-    public PartitionDelta(String partitionKey, List<PartitionChange> changes, boolean withDeliveries) {
-        this.withDeliveries = withDeliveries;
+    public PartitionDelta(String partitionKey, long incarnation, List<PartitionChange> changes, StoreFormat form) {
+        this.form = form;
         this.partitionKey = partitionKey;
+        if (form.carriesIncarnation()) {
+            this.incarnation = incarnation;
+        }
+        boolean withDeliveries = form.carriesDeliveries();
         this.messages = new LinkedHashMap<>();
         this.dedup = new LinkedHashMap<>();
         this.attempts = new LinkedHashMap<>();
@@ -83,9 +94,14 @@ public final class PartitionDelta implements IdentifiedDataSerializable {
         return partitionKey;
     }
 
-    /** Whether the delta is in the form with deliveries (an operation carrying it names that by its class id). */
-    boolean withDeliveries() {
-        return withDeliveries;
+    /** The form it travels in (an operation carrying it names that by its class id). */
+    StoreFormat form() {
+        return form;
+    }
+
+    /** The incarnation of the queue its changes belong to, or {@link PartitionSnapshot#UNKNOWN_INCARNATION}. */
+    long incarnation() {
+        return incarnation;
     }
 
     void applyTo(StoredPartition state) {
@@ -121,10 +137,13 @@ public final class PartitionDelta implements IdentifiedDataSerializable {
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
         out.writeString(partitionKey);
+        if (form.carriesIncarnation()) {
+            out.writeLong(incarnation);
+        }
         StoreSerialization.writeNullableValues(out, messages, StoreSerialization::writeMessage);
         StoreSerialization.writeNullableValues(out, dedup, StoreSerialization::writeDedup);
         StoreSerialization.writeNullableValues(out, attempts, StoreSerialization::writeAttempt);
-        if (withDeliveries) {
+        if (form.carriesDeliveries()) {
             StoreSerialization.writeNullableValues(out, deliveries, StoreSerialization::writeDelivery);
         }
     }
@@ -132,10 +151,11 @@ public final class PartitionDelta implements IdentifiedDataSerializable {
     @Override
     public void readData(ObjectDataInput in) throws IOException {
         partitionKey = in.readString();
+        incarnation = form.carriesIncarnation() ? in.readLong() : PartitionSnapshot.UNKNOWN_INCARNATION;
         messages = StoreSerialization.readNullableValues(in, StoreSerialization::readMessage);
         dedup = StoreSerialization.readNullableValues(in, StoreSerialization::readDedup);
         attempts = StoreSerialization.readNullableValues(in, StoreSerialization::readAttempt);
-        deliveries = withDeliveries
+        deliveries = form.carriesDeliveries()
                 ? StoreSerialization.readNullableValues(in, StoreSerialization::readDelivery)
                 : new LinkedHashMap<>();
     }

@@ -39,11 +39,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class PartitionStore implements ManagedService, MigrationAwareService {
     public static final String SERVICE_NAME = "sluice:partitionStore";
-    /**
-     * Set on members that read commits whose delta carries deliveries ({@link PartitionDelta}); a
-     * member of an older build, in a rolling upgrade, lacks it.
-     */
-    static final String DELIVERIES_ATTRIBUTE = "sluice.deliveries";
 
     private final int backupCount;
     /** The split-brain protection that must be met for a write, or null when the configuration has none. */
@@ -73,7 +68,10 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
                         .setImplementation(new PartitionStore(backupCount, splitBrainProtection)));
         config.getSerializationConfig()
                 .addDataSerializableFactory(StoreSerialization.FACTORY_ID, new StoreSerialization());
-        config.getMemberAttributeConfig().setAttribute(DELIVERIES_ATTRIBUTE, "1");
+        config.getMemberAttributeConfig()
+                .setAttribute(StoreFormat.ATTRIBUTE, Integer.toString(StoreFormat.CURRENT.number()))
+                // What the release that introduced deliveries looks for: it then writes them.
+                .setAttribute(StoreFormat.DELIVERIES_ATTRIBUTE, "1");
     }
 
     /** The store of a member whose configuration went through {@link #register}. */
@@ -122,17 +120,16 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
                 .thenApply(snapshot -> snapshot == null ? PartitionSnapshot.EMPTY : snapshot);
     }
 
-    /**
-     * Whether every member of the cluster reads a commit whose delta carries deliveries, so that a
-     * receive may replicate a message's delivery state without its body.
-     */
-    public boolean everyMemberReadsDeliveries() {
+    /** The newest form every member of the cluster reads: the one commits travel in. */
+    public StoreFormat clusterFormat() {
+        StoreFormat form = StoreFormat.CURRENT;
         for (Member member : nodeEngine.getClusterService().getMembers()) {
-            if (member.getAttribute(DELIVERIES_ATTRIBUTE) == null) {
-                return false;
+            StoreFormat read = StoreFormat.readBy(member);
+            if (read.compareTo(form) < 0) {
+                form = read;
             }
         }
-        return true;
+        return form;
     }
 
     /** Where this member's operations are invoked; known once the member started. */
@@ -209,14 +206,28 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
         }
     }
 
+    /**
+     * Applies a commit to the records it names. A commit that names its queue's incarnation drops
+     * the records of another one first: left by a queue deleted earlier under the same name. Only
+     * whether they differ counts, not which is later, since incarnations are creation times read
+     * from different nodes' clocks. Records or commits whose incarnation is not known (an older
+     * member wrote them) mix as before; the first commit that names one adopts such records.
+     */
     void apply(int partitionId, PartitionDelta delta) {
         Map<String, StoredPartition> held = partitions[partitionId];
         String key = delta.partitionKey();
+        long incarnation = delta.incarnation();
         StoredPartition state = held.get(key);
         if (state == null) {
             state = new StoredPartition();
+            state.incarnation = incarnation;
             held.put(key, state);
             heldKeys.add(key);
+        } else if (incarnation != PartitionSnapshot.UNKNOWN_INCARNATION) {
+            if (state.incarnation != PartitionSnapshot.UNKNOWN_INCARNATION && state.incarnation != incarnation) {
+                state.renew(incarnation);
+            }
+            state.incarnation = incarnation;
         }
         delta.applyTo(state);
         if (state.isEmpty()) {
@@ -253,7 +264,9 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
         }
         Map<String, StoredPartition> copy = new HashMap<>();
         held.forEach((k, v) -> copy.put(k, v.copy()));
-        return new ReplicationOperation(copy);
+        Member target = nodeEngine.getClusterService().getMember(event.getTarget());
+        StoreFormat form = target == null ? StoreFormat.WHOLE_RECORDS : StoreFormat.readBy(target);
+        return new ReplicationOperation(copy, form);
     }
 
     @Override

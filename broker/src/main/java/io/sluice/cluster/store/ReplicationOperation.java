@@ -8,19 +8,33 @@ import java.util.Map;
 
 /**
  * Everything a Hazelcast partition holds of the store, sent to a member that becomes one of
- * its replicas (a migration, or a backup brought back in sync): each queue partition as one unit.
+ * its replicas (a migration, or a backup brought back in sync): each queue partition as one unit,
+ * in the newest {@link StoreFormat} that member reads.
  */
 public final class ReplicationOperation extends StoreOperation {
+    private final StoreFormat form;
     private Map<String, StoredPartition> states;
 
-    /** For deserialization. */
-    public ReplicationOperation() {
-        super(StoreSerialization.REPLICATION);
+    /** For deserialization, in the form its class id names. */
+    ReplicationOperation(StoreFormat form) {
+        super(classId(form));
+        this.form = form;
     }
 
-    ReplicationOperation(Map<String, StoredPartition> states) {
-        super(StoreSerialization.REPLICATION);
+    ReplicationOperation(Map<String, StoredPartition> states, StoreFormat form) {
+        this(form);
         this.states = states;
+    }
+
+    private static int classId(StoreFormat form) {
+        return form.carriesIncarnation()
+                ? StoreSerialization.REPLICATION_WITH_INCARNATION
+                : StoreSerialization.REPLICATION;
+    }
+
+    /** The records it carries, by queue partition key. */
+    Map<String, StoredPartition> states() {
+        return states;
     }
 
     @Override
@@ -33,7 +47,7 @@ public final class ReplicationOperation extends StoreOperation {
         out.writeInt(states.size());
         for (Map.Entry<String, StoredPartition> e : states.entrySet()) {
             out.writeString(e.getKey());
-            e.getValue().writeData(out);
+            e.getValue().write(out, form);
         }
     }
 
@@ -44,7 +58,7 @@ public final class ReplicationOperation extends StoreOperation {
         for (int i = 0; i < n; i++) {
             String key = in.readString();
             StoredPartition state = new StoredPartition();
-            state.readData(in);
+            state.read(in, form);
             states.put(key, state);
         }
     }

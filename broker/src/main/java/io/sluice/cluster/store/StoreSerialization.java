@@ -40,6 +40,14 @@ public final class StoreSerialization implements DataSerializableFactory {
     static final int COMMIT_WITH_DELIVERIES = 7;
 
     static final int COMMIT_BACKUP_WITH_DELIVERIES = 8;
+    /** {@link #COMMIT} and {@link #COMMIT_BACKUP} whose delta names its queue's incarnation ({@link StoreFormat#INCARNATIONS}). */
+    static final int COMMIT_WITH_INCARNATION = 9;
+
+    static final int COMMIT_BACKUP_WITH_INCARNATION = 10;
+    /** {@link #REPLICATION} and {@link #STATE} whose records name their queue's incarnation. */
+    static final int REPLICATION_WITH_INCARNATION = 11;
+
+    static final int STATE_WITH_INCARNATION = 12;
 
     /** The layout of a stored message written by this release. */
     private static final byte MESSAGE_FORMAT = 1;
@@ -49,15 +57,52 @@ public final class StoreSerialization implements DataSerializableFactory {
     @Override
     public IdentifiedDataSerializable create(int classId) {
         return switch (classId) {
-            case COMMIT -> new CommitOperation(false);
-            case COMMIT_BACKUP -> new CommitBackupOperation(false);
             case LOAD -> new LoadOperation();
-            case REPLICATION -> new ReplicationOperation();
+            case REPLICATION -> new ReplicationOperation(StoreFormat.WHOLE_RECORDS);
             case DELTA -> new PartitionDelta();
-            case STATE -> new StoredPartition();
-            case COMMIT_WITH_DELIVERIES -> new CommitOperation(true);
-            case COMMIT_BACKUP_WITH_DELIVERIES -> new CommitBackupOperation(true);
+            case STATE -> StoredPartition.inOlderForm();
+            case COMMIT, COMMIT_WITH_DELIVERIES, COMMIT_WITH_INCARNATION -> new CommitOperation(commitForm(classId));
+            case COMMIT_BACKUP, COMMIT_BACKUP_WITH_DELIVERIES, COMMIT_BACKUP_WITH_INCARNATION ->
+                new CommitBackupOperation(commitBackupForm(classId));
+            case REPLICATION_WITH_INCARNATION -> new ReplicationOperation(StoreFormat.INCARNATIONS);
+            case STATE_WITH_INCARNATION -> new StoredPartition();
             default -> null;
+        };
+    }
+
+    /** The class id of a {@link CommitOperation} whose delta travels in {@code form}. */
+    static int commitClassId(StoreFormat form) {
+        return switch (form) {
+            case WHOLE_RECORDS -> COMMIT;
+            case DELIVERIES -> COMMIT_WITH_DELIVERIES;
+            case INCARNATIONS -> COMMIT_WITH_INCARNATION;
+        };
+    }
+
+    /** The form of a {@link CommitOperation}'s delta that {@code classId} names. */
+    static StoreFormat commitForm(int classId) {
+        return switch (classId) {
+            case COMMIT_WITH_DELIVERIES -> StoreFormat.DELIVERIES;
+            case COMMIT_WITH_INCARNATION -> StoreFormat.INCARNATIONS;
+            default -> StoreFormat.WHOLE_RECORDS;
+        };
+    }
+
+    /** The class id of a {@link CommitBackupOperation} whose delta travels in {@code form}. */
+    static int commitBackupClassId(StoreFormat form) {
+        return switch (form) {
+            case WHOLE_RECORDS -> COMMIT_BACKUP;
+            case DELIVERIES -> COMMIT_BACKUP_WITH_DELIVERIES;
+            case INCARNATIONS -> COMMIT_BACKUP_WITH_INCARNATION;
+        };
+    }
+
+    /** The form of a {@link CommitBackupOperation}'s delta that {@code classId} names. */
+    static StoreFormat commitBackupForm(int classId) {
+        return switch (classId) {
+            case COMMIT_BACKUP_WITH_DELIVERIES -> StoreFormat.DELIVERIES;
+            case COMMIT_BACKUP_WITH_INCARNATION -> StoreFormat.INCARNATIONS;
+            default -> StoreFormat.WHOLE_RECORDS;
         };
     }
 

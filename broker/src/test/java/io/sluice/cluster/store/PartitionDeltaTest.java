@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class PartitionDeltaTest {
     private static final String KEY = "q#0";
+    private static final long INCARNATION = 1_700_000_000_000L;
     private static final String BODY = "the body, which a receive need not carry again";
 
     private final InternalSerializationService serialization = new DefaultSerializationServiceBuilder()
@@ -51,7 +52,7 @@ class PartitionDeltaTest {
     private StoredPartition backupHolding(String id) {
         send(id);
         StoredPartition state = new StoredPartition();
-        new PartitionDelta(KEY, partition.drainChanges(), true).applyTo(state);
+        new PartitionDelta(KEY, INCARNATION, partition.drainChanges(), StoreFormat.CURRENT).applyTo(state);
         return state;
     }
 
@@ -70,10 +71,10 @@ class PartitionDeltaTest {
         StoredPartition backup = backupHolding("m1");
         Delivery d = partition.receive(1, 30_000).get(0);
 
-        Sent sent = overTheWire(new PartitionDelta(KEY, partition.drainChanges(), true));
+        Sent sent = overTheWire(new PartitionDelta(KEY, INCARNATION, partition.drainChanges(), StoreFormat.CURRENT));
         assertFalse(sent.carriesBody(), "the body stays where it is");
         assertEquals(
-                StoreSerialization.COMMIT_BACKUP_WITH_DELIVERIES,
+                StoreSerialization.COMMIT_BACKUP_WITH_INCARNATION,
                 sent.operation().getClassId());
         sent.operation().delta().applyTo(backup);
 
@@ -91,7 +92,7 @@ class PartitionDeltaTest {
         send("m2");
         partition.receive(1, 30_000);
 
-        Sent sent = overTheWire(new PartitionDelta(KEY, partition.drainChanges(), true));
+        Sent sent = overTheWire(new PartitionDelta(KEY, INCARNATION, partition.drainChanges(), StoreFormat.CURRENT));
         assertTrue(sent.carriesBody(), "the backup has not seen it yet");
         StoredPartition backup = new StoredPartition();
         sent.operation().delta().applyTo(backup);
@@ -104,7 +105,8 @@ class PartitionDeltaTest {
         StoredPartition backup = backupHolding("m3");
         Delivery d = partition.receive(1, 30_000).get(0);
 
-        Sent sent = overTheWire(new PartitionDelta(KEY, partition.drainChanges(), false));
+        Sent sent =
+                overTheWire(new PartitionDelta(KEY, INCARNATION, partition.drainChanges(), StoreFormat.WHOLE_RECORDS));
         assertTrue(sent.carriesBody());
         assertEquals(
                 StoreSerialization.COMMIT_BACKUP,
@@ -120,7 +122,7 @@ class PartitionDeltaTest {
         StoredPartition backup = backupHolding("m4");
         Delivery d = partition.receive(1, 30_000).get(0);
         assertTrue(partition.delete(d.messageId(), d.receiptToken()));
-        new PartitionDelta(KEY, partition.drainChanges(), true).applyTo(backup);
+        new PartitionDelta(KEY, INCARNATION, partition.drainChanges(), StoreFormat.CURRENT).applyTo(backup);
         assertTrue(backup.isEmpty());
     }
 
@@ -130,7 +132,7 @@ class PartitionDeltaTest {
         partition.drainChanges(); // committed, but this backup missed it
         partition.receive(1, 30_000);
         StoredPartition backup = new StoredPartition();
-        new PartitionDelta(KEY, partition.drainChanges(), true).applyTo(backup);
+        new PartitionDelta(KEY, INCARNATION, partition.drainChanges(), StoreFormat.CURRENT).applyTo(backup);
         assertTrue(backup.isEmpty(), "Hazelcast's anti-entropy brings a backup that missed a commit up to date");
     }
 }
