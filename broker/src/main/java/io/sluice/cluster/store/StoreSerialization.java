@@ -49,6 +49,13 @@ public final class StoreSerialization implements DataSerializableFactory {
 
     static final int STATE_WITH_INCARNATION = 12;
 
+    /** The class ids of a {@link CommitOperation} by the form its delta travels in, oldest first. */
+    private static final int[] COMMIT_IDS = {COMMIT, COMMIT_WITH_DELIVERIES, COMMIT_WITH_INCARNATION};
+    /** The class ids of a {@link CommitBackupOperation} by the form its delta travels in, oldest first. */
+    private static final int[] COMMIT_BACKUP_IDS = {
+        COMMIT_BACKUP, COMMIT_BACKUP_WITH_DELIVERIES, COMMIT_BACKUP_WITH_INCARNATION
+    };
+
     /** The layout of a stored message written by this release. */
     private static final byte MESSAGE_FORMAT = 1;
     /** The layout of a delivery state written by this release. */
@@ -70,40 +77,29 @@ public final class StoreSerialization implements DataSerializableFactory {
         };
     }
 
-    /** The class id of a {@link CommitOperation} whose delta travels in {@code form}. */
     static int commitClassId(StoreFormat form) {
-        return switch (form) {
-            case WHOLE_RECORDS -> COMMIT;
-            case DELIVERIES -> COMMIT_WITH_DELIVERIES;
-            case INCARNATIONS -> COMMIT_WITH_INCARNATION;
-        };
+        return COMMIT_IDS[form.ordinal()];
     }
 
-    /** The form of a {@link CommitOperation}'s delta that {@code classId} names. */
     static StoreFormat commitForm(int classId) {
-        return switch (classId) {
-            case COMMIT_WITH_DELIVERIES -> StoreFormat.DELIVERIES;
-            case COMMIT_WITH_INCARNATION -> StoreFormat.INCARNATIONS;
-            default -> StoreFormat.WHOLE_RECORDS;
-        };
+        return formNamedBy(COMMIT_IDS, classId);
     }
 
-    /** The class id of a {@link CommitBackupOperation} whose delta travels in {@code form}. */
     static int commitBackupClassId(StoreFormat form) {
-        return switch (form) {
-            case WHOLE_RECORDS -> COMMIT_BACKUP;
-            case DELIVERIES -> COMMIT_BACKUP_WITH_DELIVERIES;
-            case INCARNATIONS -> COMMIT_BACKUP_WITH_INCARNATION;
-        };
+        return COMMIT_BACKUP_IDS[form.ordinal()];
     }
 
-    /** The form of a {@link CommitBackupOperation}'s delta that {@code classId} names. */
     static StoreFormat commitBackupForm(int classId) {
-        return switch (classId) {
-            case COMMIT_BACKUP_WITH_DELIVERIES -> StoreFormat.DELIVERIES;
-            case COMMIT_BACKUP_WITH_INCARNATION -> StoreFormat.INCARNATIONS;
-            default -> StoreFormat.WHOLE_RECORDS;
-        };
+        return formNamedBy(COMMIT_BACKUP_IDS, classId);
+    }
+
+    private static StoreFormat formNamedBy(int[] ids, int classId) {
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] == classId) {
+                return StoreFormat.values()[i];
+            }
+        }
+        throw new IllegalArgumentException("no form has the class id " + classId);
     }
 
     /** A message's whole state; also what a forwarded SendMessage carries (its state still null). */

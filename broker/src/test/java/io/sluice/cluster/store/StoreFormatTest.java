@@ -112,4 +112,23 @@ class StoreFormatTest {
                 serialization.toObject(serialization.toData(new ReplicationOperation(Map.of(KEY, state), form))));
         return op.states().get(KEY);
     }
+
+    @Test
+    void everyFormHasCommitOperationsOfItsOwn() {
+        StoreSerialization factory = new StoreSerialization();
+        for (StoreFormat form : StoreFormat.values()) {
+            int commit = StoreSerialization.commitClassId(form);
+            int backup = StoreSerialization.commitBackupClassId(form);
+            assertEquals(form, StoreSerialization.commitForm(commit));
+            assertEquals(form, StoreSerialization.commitBackupForm(backup));
+            assertEquals(
+                    commit,
+                    assertInstanceOf(CommitOperation.class, factory.create(commit))
+                            .getClassId());
+            assertEquals(
+                    backup,
+                    assertInstanceOf(CommitBackupOperation.class, factory.create(backup))
+                            .getClassId());
+        }
+    }
 }
