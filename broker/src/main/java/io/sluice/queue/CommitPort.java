@@ -12,7 +12,7 @@ import java.util.concurrent.CompletionStage;
 public interface CommitPort {
     /**
      * @param incarnation the incarnation of the queue the changes belong to ({@link
-     *     QueueMeta#createdMillis()}); storage keeps no records of an older incarnation beside them
+     *     QueueMeta#createdMillis()}); storage keeps no records of another incarnation beside them
      */
     CompletionStage<Void> commit(String queueName, int partition, long incarnation, List<PartitionChange> changes);
 

@@ -31,8 +31,15 @@ public record PartitionSnapshot(
      * created since. Records whose incarnation is not known belong to any.
      */
     public boolean ofAnotherIncarnationThan(long incarnation) {
-        return this.incarnation != UNKNOWN_INCARNATION
-                && incarnation != UNKNOWN_INCARNATION
-                && this.incarnation != incarnation;
+        return differ(this.incarnation, incarnation);
+    }
+
+    /**
+     * Whether records of incarnation {@code a} are not those of incarnation {@code b}: both are
+     * known and differ. Only equality counts, not order: incarnations are creation times read from
+     * different nodes' clocks.
+     */
+    public static boolean differ(long a, long b) {
+        return a != UNKNOWN_INCARNATION && b != UNKNOWN_INCARNATION && a != b;
     }
 }

@@ -224,7 +224,7 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
             held.put(key, state);
             heldKeys.add(key);
         } else if (incarnation != PartitionSnapshot.UNKNOWN_INCARNATION) {
-            if (state.incarnation != PartitionSnapshot.UNKNOWN_INCARNATION && state.incarnation != incarnation) {
+            if (PartitionSnapshot.differ(state.incarnation, incarnation)) {
                 state.renew(incarnation);
             }
             state.incarnation = incarnation;
