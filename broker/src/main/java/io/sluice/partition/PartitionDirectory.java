@@ -5,7 +5,6 @@ import io.sluice.queue.CommitPort;
 import io.sluice.queue.Partition;
 import io.sluice.queue.PartitionKey;
 import io.sluice.queue.PartitionRequest;
-import io.sluice.queue.PartitionSnapshot;
 import io.sluice.queue.QueueMeta;
 import io.sluice.queue.QueueRegistry;
 import io.sluice.queue.SequenceClock;
@@ -162,19 +161,15 @@ public final class PartitionDirectory implements PartitionRouter {
                     .onSuccess(snapshot -> {
                         Partition state =
                                 new Partition(clock, () -> retentionOf(meta.name()), meta.fifo(), partition, sequences);
-                        if (!snapshot.ofAnotherIncarnationThan(meta.createdMillis())) {
-                            state.restore(snapshot);
-                        }
                         // Records of another incarnation were left by a queue deleted earlier under this name (or,
                         // seen by a partition of a deleted queue, written by the one created since): not this
                         // queue's, and storage drops them at the partition's first commit. A deleted queue's
-                        // stand-in, whose incarnation is not known, is started to erase what is stored: under the
-                        // incarnation of those records.
-                        long incarnation = meta.createdMillis() == PartitionSnapshot.UNKNOWN_INCARNATION
-                                ? snapshot.incarnation()
-                                : meta.createdMillis();
+                        // stand-in knows no incarnation: it loads what is stored and erases it.
+                        if (!snapshot.ofAnotherIncarnationThan(meta.createdMillis())) {
+                            state.restore(snapshot);
+                        }
                         PartitionHost host = new PartitionHost(
-                                meta.name(), partition, incarnation, state, loop, port, listener, ownership);
+                                meta.name(), partition, meta.createdMillis(), state, loop, port, listener, ownership);
                         host.events(events);
                         loops.attach(host);
                         host.onBroken(() -> {

@@ -1,5 +1,6 @@
 package io.sluice.cluster;
 
+import static io.sluice.cluster.InProcessCluster.commitPort;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -39,7 +40,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,15 +75,6 @@ class CommitFenceTest {
         cluster.close();
     }
 
-    private static HazelcastCommitPort portOf(HazelcastInstance member) {
-        return portAs(member, () -> member.getCluster().getLocalMember().getUuid());
-    }
-
-    private static HazelcastCommitPort portAs(HazelcastInstance member, Supplier<UUID> identity) {
-        return new HazelcastCommitPort(
-                PartitionStore.of(member), new HazelcastOwnership(member.getPartitionService()), identity);
-    }
-
     /**
      * The message ids one replica of a queue partition holds, read on that replica's partition
      * thread: replica 0 on the partition's owner, replica 1 (the backup) on the other member.
@@ -110,7 +101,7 @@ class CommitFenceTest {
      */
     private static Delivery sentThroughTheOwnerAndReceived(Partition p, int partition, String messageId)
             throws Exception {
-        join(portOf(a).commit(QUEUE, partition, INCARNATION, sendOne(p, messageId)));
+        join(commitPort(a).commit(QUEUE, partition, INCARNATION, sendOne(p, messageId)));
         return p.receive(1, 30_000).get(0);
     }
 
@@ -138,11 +129,11 @@ class CommitFenceTest {
     void theOwnerCommitsToThePrimaryAndItsBackup() throws Exception {
         int mine = InProcessCluster.partitionOwnedBy(a, QUEUE, PARTITIONS);
 
-        join(portOf(a).commit(QUEUE, mine, INCARNATION, sendOne(partition(mine), "owned-1")));
+        join(commitPort(a).commit(QUEUE, mine, INCARNATION, sendOne(partition(mine), "owned-1")));
 
         assertTrue(replica(mine, 0).contains("owned-1"), "stored on the primary");
         assertTrue(replica(mine, 1).contains("owned-1"), "and on the backup before the commit completed");
-        PartitionSnapshot loaded = join(portOf(a).load(QUEUE, mine));
+        PartitionSnapshot loaded = join(commitPort(a).load(QUEUE, mine));
         assertTrue(
                 loaded.messages().stream().anyMatch(m -> m.messageId().equals("owned-1")),
                 "a new owner would rebuild it");
@@ -155,7 +146,7 @@ class CommitFenceTest {
         Delivery d = sentThroughTheOwnerAndReceived(p, mine, "received-1");
 
         assertEquals(StoreFormat.CURRENT, PartitionStore.of(a).clusterFormat(), "both members are of this build");
-        join(portOf(a).commit(QUEUE, mine, INCARNATION, p.drainChanges()));
+        join(commitPort(a).commit(QUEUE, mine, INCARNATION, p.drainChanges()));
 
         PartitionKey key = new PartitionKey(QUEUE, mine);
         StoredMessage backup = join(PartitionStore.of(b).readReplica(key, 1)).messages().stream()
@@ -172,7 +163,7 @@ class CommitFenceTest {
     void onlyTheOwnerLoadsAPartition() throws Exception {
         int theirs = InProcessCluster.partitionOwnedBy(b, QUEUE, PARTITIONS);
         ExecutionException moved =
-                assertThrows(ExecutionException.class, () -> join(portOf(a).load(QUEUE, theirs)));
+                assertThrows(ExecutionException.class, () -> join(commitPort(a).load(QUEUE, theirs)));
         assertInstanceOf(PartitionMoved.class, moved.getCause());
     }
 
@@ -182,7 +173,7 @@ class CommitFenceTest {
 
         ExecutionException refused = assertThrows(
                 ExecutionException.class,
-                () -> join(portOf(a).commit(QUEUE, theirs, INCARNATION, sendOne(partition(theirs), "stale-1"))));
+                () -> join(commitPort(a).commit(QUEUE, theirs, INCARNATION, sendOne(partition(theirs), "stale-1"))));
 
         // Refused by the fence, so written nowhere: the partition's requests may run at its owner.
         assertInstanceOf(PartitionMoved.class, refused.getCause(), "refused by the fence: " + refused.getCause());
@@ -196,9 +187,10 @@ class CommitFenceTest {
 
         assertThrows(
                 ExecutionException.class,
-                () -> join(portOf(a).commit(QUEUE, theirs, INCARNATION, sendOne(partition(theirs), "stale-backup-1"))));
+                () -> join(commitPort(a)
+                        .commit(QUEUE, theirs, INCARNATION, sendOne(partition(theirs), "stale-backup-1"))));
         // The owner's next commit completes only once its backups are in place.
-        join(portOf(b).commit(QUEUE, theirs, INCARNATION, sendOne(partition(theirs), "owner-after-1")));
+        join(commitPort(b).commit(QUEUE, theirs, INCARNATION, sendOne(partition(theirs), "owner-after-1")));
 
         assertEquals(replica(theirs, 0), replica(theirs, 1), "the backup took only what the primary took");
         assertFalse(replica(theirs, 1).contains("stale-backup-1"));
@@ -208,7 +200,7 @@ class CommitFenceTest {
     void aCommitUnderAnIdentityTheMemberNoLongerHasIsRefused() throws Exception {
         // A member merged back after a split brain gets a new UUID: what it committed under the old one is fenced.
         int mine = InProcessCluster.partitionOwnedBy(a, QUEUE, PARTITIONS);
-        CommitPort stale = portAs(a, UUID::randomUUID);
+        CommitPort stale = commitPort(a, UUID::randomUUID);
 
         ExecutionException refused = assertThrows(
                 ExecutionException.class,
@@ -229,11 +221,11 @@ class CommitFenceTest {
         // Through the wrong member (with the owner's records in place) the delete is refused ...
         assertThrows(
                 ExecutionException.class,
-                () -> join(portAs(b, () -> b.getCluster().getLocalMember().getUuid())
+                () -> join(commitPort(b, () -> b.getCluster().getLocalMember().getUuid())
                         .commit(QUEUE, mine, INCARNATION, deletion)));
         assertTrue(replica(mine, 0).contains("deleted-1"));
         // ... and through the owner it removes the record.
-        join(portOf(a).commit(QUEUE, mine, INCARNATION, deletion));
+        join(commitPort(a).commit(QUEUE, mine, INCARNATION, deletion));
         assertFalse(replica(mine, 0).contains("deleted-1"));
         assertFalse(replica(mine, 1).contains("deleted-1"));
     }
@@ -250,13 +242,13 @@ class CommitFenceTest {
         PartitionKey key = new PartitionKey(queue, mine);
         Partition p = partition(mine);
 
-        join(portOf(a).commit(queue, mine, INCARNATION, sendOne(p, "held-1")));
+        join(commitPort(a).commit(queue, mine, INCARNATION, sendOne(p, "held-1")));
         assertTrue(PartitionStore.of(a).heldPartitions().contains(key), "the primary holds it");
         assertTrue(PartitionStore.of(b).heldPartitions().contains(key), "and the backup");
 
         Delivery d = p.receive(1, 30_000).get(0);
         assertTrue(p.delete(d.messageId(), d.receiptToken()));
-        join(portOf(a).commit(queue, mine, INCARNATION, p.drainChanges()));
+        join(commitPort(a).commit(queue, mine, INCARNATION, p.drainChanges()));
         assertFalse(PartitionStore.of(a).heldPartitions().contains(key), "its last message removed");
         assertFalse(PartitionStore.of(b).heldPartitions().contains(key), "on the backup too");
     }
@@ -277,7 +269,7 @@ class CommitFenceTest {
             join(registry.create(new QueueMeta(QUEUE, false, PARTITIONS, now, now, Map.of(), Map.of(), 0)));
             PartitionDirectory believer = new PartitionDirectory(
                     PartitionLoops.deploy(vertx, 1, Clock.SYSTEM).await(),
-                    portOf(a),
+                    commitPort(a),
                     Clock.SYSTEM,
                     registry,
                     (queue, partition) -> {},

@@ -6,6 +6,7 @@ import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.partition.Partition;
+import io.sluice.cluster.store.PartitionStore;
 import io.sluice.config.ClusterSettings;
 import io.sluice.partition.Ownership;
 import io.sluice.partition.PartitionDirectory;
@@ -31,6 +32,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -201,6 +203,17 @@ final class InProcessCluster implements AutoCloseable {
                 registry(queue, partitions),
                 (q, partition) -> {},
                 ownership);
+    }
+
+    /** The commit port a node builds on {@code member}, committing as that member. */
+    static HazelcastCommitPort commitPort(HazelcastInstance member) {
+        return commitPort(member, () -> member.getCluster().getLocalMember().getUuid());
+    }
+
+    /** The commit port of {@code member}, committing under the identity {@code identity} names. */
+    static HazelcastCommitPort commitPort(HazelcastInstance member, Supplier<UUID> identity) {
+        return new HazelcastCommitPort(
+                PartitionStore.of(member), new HazelcastOwnership(member.getPartitionService()), identity);
     }
 
     static <T> T join(Future<T> f) {

@@ -1,5 +1,6 @@
 package io.sluice.cluster;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.hazelcast.core.HazelcastInstance;
@@ -21,6 +22,7 @@ import io.sluice.queue.QueueMeta;
 import io.sluice.queue.SequenceClock;
 import io.sluice.queue.StoredMessage;
 import io.vertx.core.Vertx;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -48,9 +50,11 @@ class IncarnationTest {
     private static InProcessCluster cluster;
     private static HazelcastInstance a;
     private static HazelcastInstance b;
+    private static Vertx vertx;
 
     @BeforeAll
     static void start() {
+        vertx = Vertx.vertx();
         cluster = new InProcessCluster();
         a = cluster.member();
         b = cluster.member();
@@ -58,15 +62,32 @@ class IncarnationTest {
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws Exception {
         cluster.close();
+        join(vertx.close().toCompletionStage());
     }
 
+    /** Commits through member a, the owner of the queue partitions these tests use. */
     private static HazelcastCommitPort port() {
-        return new HazelcastCommitPort(
-                PartitionStore.of(a),
-                new HazelcastOwnership(a.getPartitionService()),
-                () -> a.getCluster().getLocalMember().getUuid());
+        return InProcessCluster.commitPort(a);
+    }
+
+    /** A queue partition owned by member a that holds one message of the deleted incarnation of {@code queue}. */
+    private static int leftOverOnA(String queue) throws Exception {
+        int mine = InProcessCluster.partitionOwnedBy(a, queue, PARTITIONS);
+        join(port().commit(queue, mine, DELETED, sendOne("left-over")));
+        return mine;
+    }
+
+    /** The partitions member a runs, as a node does: committed through it, placed by its partition table. */
+    private static PartitionDirectory directoryOnA(InMemoryQueueRegistry registry) {
+        return new PartitionDirectory(
+                PartitionLoops.deploy(vertx, 1, Clock.SYSTEM).await(),
+                port(),
+                Clock.SYSTEM,
+                registry,
+                (q, partition) -> {},
+                new HazelcastOwnership(a.getPartitionService()));
     }
 
     private static <T> T join(CompletionStage<T> stage) throws Exception {
@@ -105,8 +126,7 @@ class IncarnationTest {
     @Test
     void aCommitOfTheQueueCreatedLaterDropsTheDeletedOnesRecordsOnEveryReplica() throws Exception {
         String queue = "renewed";
-        int mine = InProcessCluster.partitionOwnedBy(a, queue, PARTITIONS);
-        join(port().commit(queue, mine, DELETED, sendOne("left-over")));
+        int mine = leftOverOnA(queue);
 
         join(port().commit(queue, mine, CREATED_LATER, sendOne("new-1")));
 
@@ -125,8 +145,7 @@ class IncarnationTest {
     @Test
     void anEarlierCreationTimeFromAClockThatIsBehindCountsAsAnotherIncarnation() throws Exception {
         String queue = "skewed";
-        int mine = InProcessCluster.partitionOwnedBy(a, queue, PARTITIONS);
-        join(port().commit(queue, mine, DELETED, sendOne("left-over")));
+        int mine = leftOverOnA(queue);
 
         join(port().commit(queue, mine, DELETED - 5_000, sendOne("new-1")));
 
@@ -141,35 +160,42 @@ class IncarnationTest {
     @Test
     void aQueueCreatedLaterUnderTheNameStartsEmpty() throws Exception {
         String queue = "reborn";
-        int mine = InProcessCluster.partitionOwnedBy(a, queue, PARTITIONS);
-        join(port().commit(queue, mine, DELETED, sendOne("left-over")));
-        Vertx vertx = Vertx.vertx();
-        try {
-            InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
-            join(registry.create(
-                    new QueueMeta(queue, false, PARTITIONS, CREATED_LATER, CREATED_LATER, Map.of(), Map.of(), 0)));
-            PartitionDirectory directory = new PartitionDirectory(
-                    PartitionLoops.deploy(vertx, 1, Clock.SYSTEM).await(),
-                    port(),
-                    Clock.SYSTEM,
-                    registry,
-                    (q, partition) -> {},
-                    new HazelcastOwnership(a.getPartitionService()));
+        int mine = leftOverOnA(queue);
+        InMemoryQueueRegistry registry = new InMemoryQueueRegistry(Clock.SYSTEM);
+        join(registry.create(
+                new QueueMeta(queue, false, PARTITIONS, CREATED_LATER, CREATED_LATER, Map.of(), Map.of(), 0)));
+        PartitionDirectory directory = directoryOnA(registry);
 
-            List<Delivery> received = join(directory
-                            .execute(queue, mine, new PartitionRequest.Receive(10, 30_000))
-                            .toCompletionStage())
-                    .delivered();
-            assertEquals(List.of(), received, "the deleted queue's message is not this queue's");
+        List<Delivery> received = join(directory
+                        .execute(queue, mine, new PartitionRequest.Receive(10, 30_000))
+                        .toCompletionStage())
+                .delivered();
+        assertEquals(List.of(), received, "the deleted queue's message is not this queue's");
 
-            join(directory
-                    .execute(queue, mine, new PartitionRequest.Send(message("new-1"), 0))
-                    .toCompletionStage());
-            assertEquals(Set.of("new-1"), ids(replica(queue, mine, 0)));
-            assertEquals(Set.of("new-1"), ids(replica(queue, mine, 1)));
-        } finally {
-            join(vertx.close().toCompletionStage());
-        }
+        join(directory
+                .execute(queue, mine, new PartitionRequest.Send(message("new-1"), 0))
+                .toCompletionStage());
+        assertEquals(Set.of("new-1"), ids(replica(queue, mine, 0)));
+        assertEquals(Set.of("new-1"), ids(replica(queue, mine, 1)));
+    }
+
+    /**
+     * The reconciler erases what a node holds of a queue deleted moments ago through a stand-in that
+     * knows no incarnation (the queue's metadata is gone): it erases the records whatever incarnation
+     * they name, on both replicas.
+     */
+    @Test
+    void aDeletedQueuesStandInErasesItsRecordsWhateverTheirIncarnation() throws Exception {
+        String queue = "erased";
+        int mine = leftOverOnA(queue);
+        PartitionDirectory directory = directoryOnA(new InMemoryQueueRegistry(Clock.SYSTEM));
+
+        directory.forget(QueueMeta.deleted(queue, PARTITIONS));
+
+        await("erased on both replicas")
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> ids(replica(queue, mine, 0)).isEmpty()
+                        && ids(replica(queue, mine, 1)).isEmpty());
     }
 
     /**
@@ -181,6 +207,7 @@ class IncarnationTest {
     void whileAMemberOfTheBuildBeforeIsInTheClusterCommitsCarryNoIncarnation() throws Exception {
         try (InProcessCluster mixed = new InProcessCluster()) {
             HazelcastInstance current = mixed.member();
+            assertEquals(StoreFormat.CURRENT, PartitionStore.of(current).clusterFormat(), "alone");
             HazelcastInstance older = mixed.member(config -> {
                 // It announces deliveries only, and its factory knows no class id added since.
                 config.getMemberAttributeConfig().removeAttribute(StoreFormat.ATTRIBUTE);
@@ -197,15 +224,16 @@ class IncarnationTest {
 
             String queue = "upgrading";
             int mine = InProcessCluster.partitionOwnedBy(current, queue, PARTITIONS);
-            join(new HazelcastCommitPort(
-                            PartitionStore.of(current),
-                            new HazelcastOwnership(current.getPartitionService()),
-                            () -> current.getCluster().getLocalMember().getUuid())
-                    .commit(queue, mine, CREATED_LATER, sendOne("mixed-1")));
+            join(InProcessCluster.commitPort(current).commit(queue, mine, CREATED_LATER, sendOne("mixed-1")));
 
             PartitionSnapshot backup = join(PartitionStore.of(older).readReplica(new PartitionKey(queue, mine), 1));
             assertEquals(Set.of("mixed-1"), ids(backup));
             assertEquals(PartitionSnapshot.UNKNOWN_INCARNATION, backup.incarnation(), "what the older build keeps");
+
+            older.shutdown();
+            await("the newest form once the older member left")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> PartitionStore.of(current).clusterFormat() == StoreFormat.CURRENT);
         }
     }
 }

@@ -45,6 +45,8 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
     private String splitBrainProtection;
 
     private NodeEngine nodeEngine;
+    /** {@link #clusterFormat()}'s last answer and the member list it is for. */
+    private volatile FormOfMembers formOfMembers;
     /** Per Hazelcast partition id: queue partition key → records. Each touched only on its partition's thread. */
     private Map<String, StoredPartition>[] partitions;
     /** The keys of {@link #partitions}, all of them, readable from any thread. */
@@ -122,15 +124,26 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
 
     /** The newest form every member of the cluster reads: the one commits travel in. */
     public StoreFormat clusterFormat() {
+        // Asked for every commit: worked out again only when the member list changed (Hazelcast
+        // replaces that set then; a member's attributes never change).
+        Set<Member> members = nodeEngine.getClusterService().getMembers();
+        FormOfMembers known = formOfMembers;
+        if (known != null && known.members() == members) {
+            return known.form();
+        }
         StoreFormat form = StoreFormat.CURRENT;
-        for (Member member : nodeEngine.getClusterService().getMembers()) {
+        for (Member member : members) {
             StoreFormat read = StoreFormat.readBy(member);
             if (read.compareTo(form) < 0) {
                 form = read;
             }
         }
+        formOfMembers = new FormOfMembers(members, form);
         return form;
     }
+
+    /** The newest form every member of {@code members} reads. */
+    private record FormOfMembers(Set<Member> members, StoreFormat form) {}
 
     /** Where this member's operations are invoked; known once the member started. */
     public OperationService operations() {
@@ -210,8 +223,9 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
      * Applies a commit to the records it names. A commit that names its queue's incarnation drops
      * the records of another one first: left by a queue deleted earlier under the same name. Only
      * whether they differ counts, not which is later, since incarnations are creation times read
-     * from different nodes' clocks. Records or commits whose incarnation is not known (an older
-     * member wrote them) mix as before; the first commit that names one adopts such records.
+     * from different nodes' clocks. Records or commits whose incarnation is not known mix as
+     * before: an older member wrote them, or a deleted queue's stand-in erases what it found; the
+     * first commit that names one adopts such records.
      */
     void apply(int partitionId, PartitionDelta delta) {
         Map<String, StoredPartition> held = partitions[partitionId];
