@@ -22,11 +22,14 @@
 # then receives and deletes for DURATION seconds or until the queue is drained, whichever comes first;
 # its rate is the messages deleted over the time from the first receive to the last delete
 # (recvdel.lua); its warm-up repeats the same with 100,000 messages at a time. e2e runs two wrk at once
-# (e2e.lua): a producer sending E2E_RATE messages/s for DURATION seconds and long-polling consumers
-# (WaitTimeSeconds=20) that delete what they get and keep on 3 s longer; its rate is the messages
-# received over DURATION, and it reports the latency from send to receive (p50, p90, p99, p99.9, max) and
-# the messages lost (answered as sent and not received; the few sends still in flight when the producer
-# stops are received without being counted as sent, so a loss smaller than E2E_PRODUCERS can hide).
+# (e2e.lua): a producer sending E2E_RATE messages/s for WARMUP + DURATION seconds and long-polling
+# consumers (WaitTimeSeconds=20) that delete what they get and keep on 3 s longer, on one queue; the
+# first WARMUP seconds are its warm-up and go untimed (a warm-up on other queues and connections made
+# the JIT drop compiled request code just as the measured run began: load-tests/README.md, stop 62).
+# Its rate is the messages timed over DURATION, and it reports the latency from send to receive of those
+# (p50, p90, p99, p99.9, max) and the messages lost over the whole run (answered as sent and not
+# received; the few sends still in flight when the producer stops are received without being counted as
+# sent, so a loss smaller than E2E_PRODUCERS can hide).
 # Server CPU: utime + stime of the broker's JVM (/proc/PID/stat) over the measured run; client CPU:
 # wrk's own (both wrk, for e2e). Host steal: the share of the machine's CPU time its hypervisor gave to
 # others over the measured run (/proc/stat); where it is more than a few per cent, the broker ran slower
@@ -158,29 +161,39 @@ fill() { # port queue-url messages
 recvdel_field() { # name -> its value in the last recvdel report line
   sed -n "s/^recvdel .*$1=\([0-9]*\).*/\1/p" "$out/wrk-last.txt"
 }
-# e2e: long-polling consumers for seconds + E2E_TAIL, a producer for seconds; prints "failed
-# client-ticks" and leaves the consumers' report in $out/wrk-last.txt, the producer's in
-# $out/wrk-producer.txt
-run_e2e() { # port queue-url seconds protocol
-  local consumers producer c0 p0 c1 p1 failed
-  ROLE=consumer QUEUE_URL=$2 PROTOCOL=$4 \
-    wrk -t1 -c"$E2E_CONSUMERS" -d"$(($3 + E2E_TAIL))s" -s "$here/e2e.lua" "http://127.0.0.1:$1/" >"$out/wrk-last.txt" &
+# e2e: long-polling consumers for warm-up + seconds + E2E_TAIL and a producer for warm-up + seconds, on
+# one queue over the same connections throughout; the warm-up's messages go untimed (e2e.lua,
+# MEASURE_AFTER). Prints "failed client-ticks stolen all server-ticks": failed over the whole run, wrk's
+# CPU from the end of the warm-up, and the host's steal ticks and the broker's CPU ticks read as the
+# warm-up ends. Leaves the consumers' report in $out/wrk-last.txt, the producer's in $out/wrk-producer.txt
+run_e2e() { # port queue-url warm-up-seconds seconds protocol
+  local consumers producer c0 p0 c1 p1 failed start stolen all server switched=
+  ROLE=consumer QUEUE_URL=$2 PROTOCOL=$5 \
+    wrk -t1 -c"$E2E_CONSUMERS" -d"$(($3 + $4 + E2E_TAIL))s" -s "$here/e2e.lua" "http://127.0.0.1:$1/" >"$out/wrk-last.txt" &
   consumers=$!
-  ROLE=producer QUEUE_URL=$2 PROTOCOL=$4 RATE=$E2E_RATE \
-    wrk -t1 -c"$E2E_PRODUCERS" -d"$3s" -s "$here/e2e.lua" "http://127.0.0.1:$1/" >"$out/wrk-producer.txt" &
+  ROLE=producer QUEUE_URL=$2 PROTOCOL=$5 RATE=$E2E_RATE MEASURE_AFTER=$3 \
+    wrk -t1 -c"$E2E_PRODUCERS" -d"$(($3 + $4))s" -s "$here/e2e.lua" "http://127.0.0.1:$1/" >"$out/wrk-producer.txt" &
   producer=$!
+  start=${EPOCHREALTIME/./}
   c0=$(cpu_ticks "$consumers" 0); c1=$c0
   p0=$(cpu_ticks "$producer" 0); p1=$p0
+  read -r stolen all < <(steal_ticks)
+  server=$(cpu_ticks "$pid")
   while kill -0 "$consumers" 2>/dev/null; do
     c1=$(cpu_ticks "$consumers" "$c1")
     p1=$(cpu_ticks "$producer" "$p1")
+    if [[ -z $switched ]] && ((${EPOCHREALTIME/./} - start >= $3 * 1000000)); then
+      switched=1 c0=$c1 p0=$p1
+      read -r stolen all < <(steal_ticks)
+      server=$(cpu_ticks "$pid")
+    fi
     sleep 0.2
   done
   wait "$producer"
   wait "$consumers"
   cat "$out/wrk-producer.txt" "$out/wrk-last.txt" >>"$out/wrk.txt"
   failed=$(($(e2e_field failed "$out/wrk-producer.txt") + $(e2e_field failed)))
-  echo "$failed $((c1 - c0 + p1 - p0))"
+  echo "$failed $((c1 - c0 + p1 - p0)) $stolen $all $server"
 }
 e2e_field() { # name [report] -> its value in the report's e2e line (default: the consumers')
   sed -n "s/^e2e .*$1=\([0-9]*\).*/\1/p" "${2:-$out/wrk-last.txt}"
@@ -205,13 +218,13 @@ for ((round = 1; round <= ROUNDS; round++)); do
       # answers and take the protocol from PROTOCOL
       script=$name; [[ $protocol == json && ($name == send || $name == batch) ]] && script+=-json
       per=1; [[ $script == batch* ]] && per=10
-      left=$WARMUP; chunk=0
+      # e2e warms up inside its measured run instead (run_e2e): a pause, a new queue and new connections
+      # between warm-up and measurement made the JIT drop compiled code as the measurement began
+      left=$WARMUP; chunk=0; [[ $name == e2e ]] && left=0
       while ((left > 0)); do
         s=$((left < 15 ? left : 15)); chunk=$((chunk + 1))
         url=$(create_queue "$port" "warm-$name-$protocol-$chunk")
-        if [[ $name == e2e ]]; then
-          run_e2e "$port" "$url" "$s" "$protocol" >/dev/null
-        elif [[ $name == recvdel ]]; then
+        if [[ $name == recvdel ]]; then
           fill "$port" "$url" "$WARM_FILL"
           run_wrk "$port" recvdel "$url" "$s" "$protocol" >/dev/null
           s=$(( $(recvdel_field duration_us) / 1000000 + 1 ))
@@ -226,7 +239,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
       read -r stolen0 all0 < <(steal_ticks)
       c0=$(cpu_ticks "$pid")
       if [[ $name == e2e ]]; then
-        read -r failed client < <(run_e2e "$port" "$url" "$DURATION" "$protocol")
+        read -r failed client stolen0 all0 c0 < <(run_e2e "$port" "$url" "$WARMUP" "$DURATION" "$protocol")
       else
         read -r reqs failed client < <(run_wrk "$port" "$script" "$url" "$DURATION" "$protocol")
       fi
@@ -235,14 +248,16 @@ for ((round = 1; round <= ROUNDS; round++)); do
       steal=$(awk -v s=$((stolen1 - stolen0)) -v a=$((all1 - all0)) 'BEGIN {printf "%.1f", a ? 100 * s / a : 0}')
       query "$port" "Action=DeleteQueue&QueueUrl=$url" >/dev/null
       if [[ $name == e2e ]]; then
-        msgs=$(e2e_field received)
+        msgs=$(e2e_field measured)
         rate=$((msgs / DURATION))
+        # sent and received over the whole run, warm-up included; sends still in flight when the producer
+        # stops are received but not counted as sent
         sent=$(e2e_field sent "$out/wrk-producer.txt")
-        # sends still in flight when the producer stops are received but not counted as sent
-        lost=$((sent > msgs ? sent - msgs : 0))
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$protocol" "$target" "$sent" "$msgs" \
+        received=$(e2e_field received)
+        lost=$((sent > received ? sent - received : 0))
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$protocol" "$target" "$sent" "$received" \
           "$lost" "$(ms p50_us)" "$(ms p90_us)" "$(ms p99_us)" "$(ms p999_us)" "$(ms max_us)" "$steal" >>"$latencies"
-        log "round $round, e2e $protocol, $target: sent $sent, received $msgs, lost $lost, p50 $(ms p50_us) ms, p99 $(ms p99_us) ms, max $(ms max_us) ms, host steal $steal %"
+        log "round $round, e2e $protocol, $target: sent $sent, received $received, lost $lost (whole run), timed $msgs, p50 $(ms p50_us) ms, p99 $(ms p99_us) ms, max $(ms max_us) ms, host steal $steal %"
       elif [[ $name == recvdel ]]; then
         msgs=$(recvdel_field deleted)
         failed=$(recvdel_field failed)

@@ -4,7 +4,9 @@
 --   ROLE=producer: SendMessage at RATE messages/s in all (default 1000) over the connections given
 --     to wrk, on a fixed schedule (slot k due at start + k/RATE; wrk's delay() waits for the slot in
 --     whole milliseconds). Each body is "e2e-<time sent, µs>-" padded with x to MESSAGE_SIZE bytes
---     (default 256); the time is taken as the request is handed to wrk to send.
+--     (default 256); the time is taken as the request is handed to wrk to send. With MEASURE_AFTER=S,
+--     the bodies of the first S seconds start "w2e-" instead: the warm-up, on the same queue and
+--     connections as the measured part, whose messages the consumers delete without timing them.
 --   ROLE=consumer: each connection loops ReceiveMessage (MaxNumberOfMessages=10, WaitTimeSeconds=20);
 --     an answer with messages queues a DeleteMessageBatch of them, the next request to go out on any
 --     connection (usually the one that got the answer). The latency of a message is
@@ -12,8 +14,9 @@
 --     the two processes share.
 -- done() prints one line that compare.sh reads:
 --   producer: e2e sent=N failed=N
---   consumer: e2e received=N deleted=N failed=N p50_us=N p90_us=N p99_us=N p999_us=N max_us=N
--- failed: non-2xx answers and refused batch entries.
+--   consumer: e2e received=N deleted=N failed=N measured=N p50_us=N p90_us=N p99_us=N p999_us=N max_us=N
+-- sent, received, deleted and failed count the whole run, the warm-up included (non-2xx answers and refused
+-- batch entries fail); measured counts the messages timed ("e2e-" bodies), which the percentiles are of.
 local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
 local now_us = dofile(here .. "/clock.lua")
 local sqs = dofile(here .. "/sqs.lua")
@@ -23,6 +26,7 @@ local protocol = os.getenv("PROTOCOL") or "query"
 local queue = os.getenv("QUEUE_URL") or "http://127.0.0.1:9500/000000000000/bench"
 local period_us = 1e6 / tonumber(os.getenv("RATE") or "1000")
 local size = tonumber(os.getenv("MESSAGE_SIZE") or "256")
+local measure_after_us = tonumber(os.getenv("MEASURE_AFTER") or "0") * 1e6
 
 sent, failed = 0, 0
 latencies = {}
@@ -46,7 +50,9 @@ if role == "producer" then
     return wait_us > 0 and math.floor(wait_us / 1000) or 0
   end
   function request()
-    local head = "e2e-" .. string.format("%d", now_us()) .. "-"
+    local now = now_us()
+    start_us = start_us or now
+    local head = (now - start_us < measure_after_us and "w2e-" or "e2e-") .. string.format("%d", now) .. "-"
     return sqs.send(protocol, queue, head .. string.rep("x", math.max(0, size - #head)))
   end
   function response(status, headers, body)
@@ -72,6 +78,7 @@ function done(summary, latency, requests)
     if #all == 0 then return 0 end
     return all[math.max(1, math.ceil(q * #all))]
   end
-  io.write(string.format("e2e received=%d deleted=%d failed=%d p50_us=%d p90_us=%d p99_us=%d p999_us=%d max_us=%d\n",
-    total("received"), total("deleted"), total("failed"), at(0.5), at(0.9), at(0.99), at(0.999), at(1)))
+  io.write(string.format(
+    "e2e received=%d deleted=%d failed=%d measured=%d p50_us=%d p90_us=%d p99_us=%d p999_us=%d max_us=%d\n",
+    total("received"), total("deleted"), total("failed"), #all, at(0.5), at(0.9), at(0.99), at(0.999), at(1)))
 end
