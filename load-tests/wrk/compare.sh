@@ -236,11 +236,12 @@ for ((round = 1; round <= ROUNDS; round++)); do
       done
       url=$(create_queue "$port" "bench-$name-$protocol")
       [[ $name == recvdel ]] && fill "$port" "$url" "$PREFILL"
-      read -r stolen0 all0 < <(steal_ticks)
-      c0=$(cpu_ticks "$pid")
       if [[ $name == e2e ]]; then
+        # its steal and server CPU count from the end of the warm-up inside the run
         read -r failed client stolen0 all0 c0 < <(run_e2e "$port" "$url" "$WARMUP" "$DURATION" "$protocol")
       else
+        read -r stolen0 all0 < <(steal_ticks)
+        c0=$(cpu_ticks "$pid")
         read -r reqs failed client < <(run_wrk "$port" "$script" "$url" "$DURATION" "$protocol")
       fi
       c1=$(cpu_ticks "$pid")

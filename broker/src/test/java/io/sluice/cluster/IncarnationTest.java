@@ -123,6 +123,16 @@ class IncarnationTest {
         return snapshot.messages().stream().map(StoredMessage::messageId).collect(Collectors.toSet());
     }
 
+    /** Both replicas of the queue partition hold exactly {@code ids}, under {@code incarnation}. */
+    private static void assertEveryReplicaHolds(String queue, int partition, long incarnation, Set<String> ids)
+            throws Exception {
+        for (int replica = 0; replica <= 1; replica++) {
+            PartitionSnapshot held = replica(queue, partition, replica);
+            assertEquals(ids, ids(held), "replica " + replica);
+            assertEquals(incarnation, held.incarnation(), "replica " + replica);
+        }
+    }
+
     @Test
     void aCommitOfTheQueueCreatedLaterDropsTheDeletedOnesRecordsOnEveryReplica() throws Exception {
         String queue = "renewed";
@@ -130,11 +140,7 @@ class IncarnationTest {
 
         join(port().commit(queue, mine, CREATED_LATER, sendOne("new-1")));
 
-        for (int replica = 0; replica <= 1; replica++) {
-            PartitionSnapshot held = replica(queue, mine, replica);
-            assertEquals(Set.of("new-1"), ids(held), "replica " + replica);
-            assertEquals(CREATED_LATER, held.incarnation(), "replica " + replica);
-        }
+        assertEveryReplicaHolds(queue, mine, CREATED_LATER, Set.of("new-1"));
     }
 
     /**
@@ -149,8 +155,7 @@ class IncarnationTest {
 
         join(port().commit(queue, mine, DELETED - 5_000, sendOne("new-1")));
 
-        assertEquals(Set.of("new-1"), ids(replica(queue, mine, 0)));
-        assertEquals(Set.of("new-1"), ids(replica(queue, mine, 1)));
+        assertEveryReplicaHolds(queue, mine, DELETED - 5_000, Set.of("new-1"));
     }
 
     /**
@@ -175,8 +180,7 @@ class IncarnationTest {
         join(directory
                 .execute(queue, mine, new PartitionRequest.Send(message("new-1"), 0))
                 .toCompletionStage());
-        assertEquals(Set.of("new-1"), ids(replica(queue, mine, 0)));
-        assertEquals(Set.of("new-1"), ids(replica(queue, mine, 1)));
+        assertEveryReplicaHolds(queue, mine, CREATED_LATER, Set.of("new-1"));
     }
 
     /**

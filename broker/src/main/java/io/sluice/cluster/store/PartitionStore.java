@@ -230,19 +230,13 @@ public final class PartitionStore implements ManagedService, MigrationAwareServi
     void apply(int partitionId, PartitionDelta delta) {
         Map<String, StoredPartition> held = partitions[partitionId];
         String key = delta.partitionKey();
-        long incarnation = delta.incarnation();
         StoredPartition state = held.get(key);
         if (state == null) {
             state = new StoredPartition();
-            state.incarnation = incarnation;
             held.put(key, state);
             heldKeys.add(key);
-        } else if (incarnation != PartitionSnapshot.UNKNOWN_INCARNATION) {
-            if (PartitionSnapshot.differ(state.incarnation, incarnation)) {
-                state.renew(incarnation);
-            }
-            state.incarnation = incarnation;
         }
+        state.adopt(delta.incarnation());
         delta.applyTo(state);
         if (state.isEmpty()) {
             held.remove(key);

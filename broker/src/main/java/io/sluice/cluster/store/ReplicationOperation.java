@@ -17,19 +17,13 @@ public final class ReplicationOperation extends StoreOperation {
 
     /** For deserialization, in the form its class id names. */
     ReplicationOperation(StoreFormat form) {
-        super(classId(form));
+        super(StoreSerialization.replicationClassId(form));
         this.form = form;
     }
 
     ReplicationOperation(Map<String, StoredPartition> states, StoreFormat form) {
         this(form);
         this.states = states;
-    }
-
-    private static int classId(StoreFormat form) {
-        return form.carriesIncarnation()
-                ? StoreSerialization.REPLICATION_WITH_INCARNATION
-                : StoreSerialization.REPLICATION;
     }
 
     /** The records it carries, by queue partition key. */

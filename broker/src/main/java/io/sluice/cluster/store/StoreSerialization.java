@@ -93,6 +93,16 @@ public final class StoreSerialization implements DataSerializableFactory {
         return formNamedBy(COMMIT_BACKUP_IDS, classId);
     }
 
+    /** A {@link ReplicationOperation}'s class id: its records name their incarnation from that form on. */
+    static int replicationClassId(StoreFormat form) {
+        return form.carriesIncarnation() ? REPLICATION_WITH_INCARNATION : REPLICATION;
+    }
+
+    /** A {@link StoredPartition}'s class id standing alone, as {@link #replicationClassId}. */
+    static int stateClassId(StoreFormat form) {
+        return form.carriesIncarnation() ? STATE_WITH_INCARNATION : STATE;
+    }
+
     private static StoreFormat formNamedBy(int[] ids, int classId) {
         for (int i = 0; i < ids.length; i++) {
             if (ids[i] == classId) {

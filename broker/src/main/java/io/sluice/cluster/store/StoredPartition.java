@@ -57,11 +57,19 @@ public final class StoredPartition implements IdentifiedDataSerializable {
                 new LinkedHashMap<>(messages), new HashMap<>(dedup), new HashMap<>(attempts), incarnation);
     }
 
-    /** Drops every record: they belonged to another incarnation of the queue than {@code incarnation}. */
-    void renew(long incarnation) {
-        messages.clear();
-        dedup.clear();
-        attempts.clear();
+    /**
+     * Takes {@code incarnation} as the one its records belong to, dropping them first when they
+     * belong to another ({@link PartitionSnapshot#differ}); an unknown incarnation changes nothing.
+     */
+    void adopt(long incarnation) {
+        if (incarnation == PartitionSnapshot.UNKNOWN_INCARNATION) {
+            return;
+        }
+        if (PartitionSnapshot.differ(this.incarnation, incarnation)) {
+            messages.clear();
+            dedup.clear();
+            attempts.clear();
+        }
         this.incarnation = incarnation;
     }
 
@@ -80,9 +88,7 @@ public final class StoredPartition implements IdentifiedDataSerializable {
 
     @Override
     public int getClassId() {
-        return standaloneForm.carriesIncarnation()
-                ? StoreSerialization.STATE_WITH_INCARNATION
-                : StoreSerialization.STATE;
+        return StoreSerialization.stateClassId(standaloneForm);
     }
 
     @Override
